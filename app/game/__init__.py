@@ -1,0 +1,20 @@
+"""The rules of Dingo as a pure library: standard library only, no I/O, no clock.
+
+Everything above (the table server, the storage, the tools) drives a game
+through ``Game.apply`` and reads it through ``Game.view``; see RULES.md.
+"""
+
+from .actions import DISCARD, PASS, PLAY, Action
+from .bots import BOT_KINDS, Bot, HeuristicBot, RandomBot, make_bot
+from .cards import code, codes, parse_card
+from .errors import DingoError, IllegalAction, MalformedAction, NotYourTurn
+from .events import Event
+from .match import Match, MatchOptions
+from .state import EXCHANGE, HUNT, OVER, Deal, Game, deal, deal_from
+
+__all__ = [
+    "BOT_KINDS", "DISCARD", "EXCHANGE", "HUNT", "OVER", "PASS", "PLAY", "Action", "Bot", "Deal",
+    "DingoError", "Event", "Game", "HeuristicBot", "IllegalAction", "MalformedAction", "Match",
+    "MatchOptions", "NotYourTurn", "RandomBot", "code", "codes", "deal", "deal_from", "make_bot",
+    "parse_card",
+]

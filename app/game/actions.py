@@ -1,0 +1,109 @@
+"""Actions: the three decisions a seat makes, as small values with a text form.
+
+``Action(seat, kind, cards)`` prints as ``"2 discard 7H"``, ``"2 pass KS"``,
+``"2 play 7C 7S"`` or ``"2 play -"`` (a declined hunt turn) and
+``Action.parse`` reads that back; ``to_dict``/``from_dict`` are the JSON form
+of the replay command and the wire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, code, parse_card
+from .errors import MalformedAction, shown
+
+DISCARD, PASS, PLAY = "discard", "pass", "play"
+KINDS = (DISCARD, PASS, PLAY)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of one seat. Checked when built, so the engine can trust its fields."""
+
+    seat: int
+    kind: str
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        _seat(self.seat)
+        if self.kind not in KINDS:
+            raise MalformedAction(
+                f"unknown action type {shown(self.kind)}: expected discard, pass or play")
+        if not isinstance(self.cards, tuple):
+            if not isinstance(self.cards, list):
+                raise MalformedAction("an action's cards must be a tuple or list of cards")
+            object.__setattr__(self, "cards", tuple(self.cards))
+        for c in self.cards:
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+                raise MalformedAction(f"{shown(c)} is not a card number 0-51")
+
+    def __str__(self) -> str:
+        listed = " ".join(code(c) for c in self.cards) or "-"
+        return f"{self.seat} {self.kind} {listed}"
+
+    @property
+    def card(self) -> Card:
+        """The single card of a discard or a pass."""
+        return self.cards[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.kind == PLAY:
+            return {"seat": self.seat, "type": PLAY, "cards": [code(c) for c in self.cards]}
+        return {"seat": self.seat, "type": self.kind, "card": code(self.cards[0])}
+
+    @classmethod
+    def from_dict(cls, data: object) -> Action:
+        """Read ``{"seat": 2, "type": "discard", "card": "7H"}`` and its siblings."""
+        if not isinstance(data, dict):
+            raise MalformedAction("an action must be an object with seat and type")
+        seat = _seat(data.get("seat"))
+        kind = data.get("type")
+        if kind in (DISCARD, PASS):
+            if "card" not in data:
+                raise MalformedAction(f"a {kind} needs a card")
+            return cls(seat, kind, (_card(data["card"]),))
+        if kind == PLAY:
+            cards = data.get("cards")
+            if not isinstance(cards, list):
+                raise MalformedAction("a play needs a list of cards ([] to pass)")
+            if len(cards) > 2:
+                raise MalformedAction("a hunt turn plays at most two wolves")
+            return cls(seat, PLAY, tuple(_card(c) for c in cards))
+        raise MalformedAction(f"unknown action type {shown(kind)}: expected discard, pass or play")
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read the text form ``"2 play 7C 7S"`` (``-`` for no cards)."""
+        if not isinstance(text, str):
+            raise MalformedAction("an action's text form is a string such as '2 play 7C'")
+        parts = text.split()
+        if len(parts) < 3:
+            raise MalformedAction(f"cannot read action {text!r}: expected 'SEAT TYPE CARD...'")
+        cards = [] if parts[2:] == ["-"] else parts[2:]
+        if parts[1] == PLAY:
+            return cls.from_dict({"seat": _int(parts[0]), "type": PLAY, "cards": cards})
+        if len(cards) != 1:
+            raise MalformedAction(f"a {parts[1]} names exactly one card")
+        return cls.from_dict({"seat": _int(parts[0]), "type": parts[1], "card": cards[0]})
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise MalformedAction(f"seat must be 0, 1, 2 or 3, not {shown(text)}") from None
+
+
+def _seat(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise MalformedAction(f"seat must be 0, 1, 2 or 3, not {shown(value)}")
+    return value
+
+
+def _card(value: object) -> Card:
+    try:
+        return parse_card(value)
+    except ValueError as e:
+        raise MalformedAction(str(e)) from None

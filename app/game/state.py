@@ -1,0 +1,699 @@
+"""One game of Dingo: deal, discards and exchanges, the hunts, the result.
+
+``Game`` is the authoritative state. It is built from a seed (or an explicit
+deal) and changed only by ``apply``; compulsory plays (a dingo, a playable
+``AD``) and seats with nothing to decide are handled inside ``apply`` so the
+state always rests on a real decision or on the end of the game. A game is
+therefore its deal plus its list of actions, and ``Game.replay`` rebuilds it.
+
+Hands are bit masks over card integers (see ``cards``); views and events turn
+them into card codes. The same code serves the table server and the
+simulator: ``record_events=False`` only skips building the game log, and the
+legal actions are shared, prebuilt ``Action`` values, so a simulated game
+allocates almost nothing per move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from .actions import DISCARD, PASS, PLAY, Action
+from .cards import (
+    ACE,
+    AD,
+    AH,
+    CODES,
+    DIAMONDS,
+    HEARTS,
+    PACK,
+    PENALTY_VALUE,
+    RABBITS,
+    RANKS,
+    SCORE_VALUE,
+    WOLVES,
+    Card,
+    bit_lister,
+    card,
+    cards_in,
+    code,
+    codes,
+    describe,
+    rank_of,
+)
+from .errors import IllegalAction, MalformedAction, NotYourTurn, shown
+from .events import Event
+
+EXCHANGE, HUNT, OVER = "exchange", "hunt", "over"
+
+#: Views: the codes of a mask's cards, lowest first; each suit's cards, as a mask.
+_list_codes = bit_lister(CODES)
+_SUIT_MASKS = tuple(sum(1 << card(r, s) for r in range(13)) for s in range(4))
+
+#: The seven exchange rounds; a pass round's number is the receiver's offset.
+ROUNDS: tuple[tuple[str, int], ...] = (
+    (DISCARD, 0), (PASS, 1), (DISCARD, 0), (PASS, 2), (DISCARD, 0), (PASS, 3), (DISCARD, 0),
+)
+DIRECTIONS = {1: "left", 2: "across", 3: "right"}
+ROUND_NAMES = ("discard 1", "pass left", "discard 2", "pass across", "discard 3",
+               "pass right", "discard 4")
+HAND_SIZE = 10
+EXCHANGE_STEPS = len(ROUNDS) * 4
+_ROUND_KINDS = tuple(kind for kind, _ in ROUNDS)
+_ROUND_OFFSETS = tuple(offset for _, offset in ROUNDS)
+_NOT_ACES = (1 << card(ACE, 0)) - 1  # aces are the four highest card numbers
+_ACE_RANK_FIRST = card(ACE, 0)
+_PACK_SET = frozenset(PACK)
+_BITS = tuple(1 << c for c in range(52))
+
+
+def _build_card_actions() -> dict[str, tuple[Callable[[int], list[Action]], ...]]:
+    """Every discard and pass as a shared value, listed per hand: ``[kind][seat](hand)``."""
+    return {kind: tuple(bit_lister([Action(seat, kind, (c,)) for c in range(52)])
+                        for seat in range(4))
+            for kind in (DISCARD, PASS)}
+
+
+def _build_hunt_options() -> tuple[tuple[dict[int, tuple[Action, ...]], ...], ...]:
+    """A hunt turn's choices as shared values: ``[seat][rank][wolves held as a mask]``."""
+    table = []
+    for seat in range(4):
+        per_rank = []
+        for rank in range(13):
+            options: dict[int, tuple[Action, ...]] = {}
+            club, spade = card(rank, 0), card(rank, 3)
+            for held in (1 << club, 1 << spade, (1 << club) | (1 << spade)):
+                wolves = tuple(cards_in(held))
+                choices = [Action(seat, PLAY, ())] + [Action(seat, PLAY, (w,)) for w in wolves]
+                if len(wolves) == 2:
+                    choices += [Action(seat, PLAY, wolves), Action(seat, PLAY, wolves[::-1])]
+                options[held] = tuple(choices)
+            per_rank.append(options)
+        table.append(tuple(per_rank))
+    return tuple(table)
+
+
+_CARD_ACTIONS = _build_card_actions()
+_HUNT_OPTIONS = _build_hunt_options()
+
+
+class Deal(tuple[tuple[Card, ...], ...]):
+    """Four sorted hands holding the 40-card pack once, as ``deal`` makes them.
+
+    A ``Game`` takes a ``Deal`` without checking it again (any other sequence
+    of hands is checked), which matters to the simulator's thousands of games.
+    """
+
+    __slots__ = ()
+
+
+def deal(seed: int, dealer: int) -> Deal:
+    """Shuffle the 40-card pack with ``seed`` and deal it from the dealer's left."""
+    return deal_from(random.Random(seed), dealer)
+
+
+def deal_from(rng: random.Random, dealer: int) -> Deal:
+    """Shuffle the pack with ``rng`` and deal it one card at a time from the dealer's left."""
+    pack = list(PACK)
+    rng.shuffle(pack)
+    # Card i goes to seat dealer+1+i, so each seat's cards are one stride-4 slice.
+    return Deal(tuple(sorted(pack[(seat - dealer - 1) % 4::4])) for seat in range(4))
+
+
+@dataclass(slots=True)
+class HuntState:
+    """The hunt in progress: its rank, the dingo player, who is still to play."""
+
+    rank: int
+    dingo_seat: int
+    #: Seats still to have a turn, in order. In hunts 2-K only seats holding a
+    #: wolf of the rank are listed: nobody else is ever asked.
+    turns: list[int]
+    plays: list[tuple[int, tuple[Card, ...]]]  # every card played, the dingo and AD included
+    wolves: list[tuple[int, Card]]  # in the order played
+
+
+class HuntRecord(NamedTuple):
+    """How a finished hunt went; ``Game.last_hunt`` and the log show it as a dict."""
+
+    rank: int
+    dingo_seat: int | None
+    plays: tuple[tuple[int, tuple[Card, ...]], ...]
+    rule: str  # void, no_wolf, one_wolf, two_wolves, ace_caught, ace_no_wolf
+    catcher: int | None
+    score: tuple[tuple[int, tuple[Card, ...]], ...]
+    penalty: tuple[tuple[int, tuple[Card, ...]], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        score, penalty = dict(self.score), dict(self.penalty)
+        return {
+            "type": "hunt_result",
+            "rank": RANKS[self.rank],
+            "rabbit": code(RABBITS[self.rank]) if self.rank < ACE else code(AD),
+            "dingo_seat": self.dingo_seat,
+            "rule": self.rule,
+            "plays": [{"seat": s, "cards": codes(cs)} for s, cs in self.plays],
+            "caught_by": self.catcher,
+            "dead": self.rule in ("void", "no_wolf"),
+            "to_score": [codes(score.get(s, ())) for s in range(4)],
+            "to_penalty": [codes(penalty.get(s, ())) for s in range(4)],
+            "points": [
+                sum(SCORE_VALUE[c] for c in score.get(s, ()))
+                - sum(PENALTY_VALUE[c] for c in penalty.get(s, ()))
+                for s in range(4)
+            ],
+        }
+
+
+class Game:
+    """The state of one game; see the module docstring."""
+
+    def __init__(
+        self,
+        hands: Sequence[Iterable[Card]],
+        dealer: int,
+        *,
+        seed: int | None = None,
+        open_discards: bool = False,
+        record_events: bool = True,
+    ) -> None:
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
+            raise MalformedAction(f"dealer must be a seat 0-3, not {shown(dealer)}")
+        dealt = hands if type(hands) is Deal else _checked_deal(hands)
+        self.seed = seed
+        self.dealer = dealer
+        self.open_discards = open_discards
+        self.record_events = record_events
+        self.initial_hands: tuple[tuple[Card, ...], ...] = dealt
+        self.hands = [sum([_BITS[c] for c in h]) for h in dealt]
+        self.discards: list[Card] = []
+        self.dead: list[Card] = []
+        self.score_piles: list[list[Card]] = [[], [], [], []]
+        self.penalty_piles: list[list[Card]] = [[], [], [], []]
+        # (round index, other seat, card) per seat
+        self.passed: list[list[tuple[int, int, Card]]] = [[], [], [], []]
+        self.received: list[list[tuple[int, int, Card]]] = [[], [], [], []]
+        self.actions: list[Action] = []
+        self.phase = EXCHANGE
+        self.step = 0  # exchange step: round * 4 + position after the dealer
+        self.hunt: HuntState | None = None
+        self.last_hunt_record: HuntRecord | None = None
+        self.next_rank = 0  # the next rabbit to hunt
+        self.to_act: int | None = dealer
+        self.scores: list[int] | None = None
+        self.winner: int | None = None
+        self.tie_break: str | None = None
+        self._events: list[Event] = []
+
+    # -- construction -----------------------------------------------------
+
+    @classmethod
+    def new(cls, seed: int, dealer: int, **options: Any) -> Game:
+        return cls(deal(seed, dealer), dealer, seed=seed, **options)
+
+    @classmethod
+    def replay(
+        cls,
+        hands: Sequence[Iterable[Card]],
+        dealer: int,
+        actions: Iterable[Action],
+        **options: Any,
+    ) -> Game:
+        """Rebuild a game from its deal and actions (raises on the first illegal one)."""
+        game = cls(hands, dealer, **options)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    def start_event(self, number: int) -> Event:
+        """The log entry that opens this game (``number`` counts from 1 in a match)."""
+        return Event({"type": "game_start", "number": number, "dealer": self.dealer})
+
+    # -- what is asked now -------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def decision(self) -> str | None:
+        """The kind of decision the seat to act faces: discard, pass, play, or None."""
+        if self.phase == EXCHANGE:
+            return _ROUND_KINDS[self.step >> 2]
+        if self.phase == HUNT:
+            return PLAY
+        return None
+
+    @property
+    def prompt(self) -> str | None:
+        """Who must do what now, in words (``"seat 2 must discard a card"``)."""
+        if self.to_act is None:
+            return None
+        return f"seat {self.to_act} must {_verb(self.decision)}"
+
+    @property
+    def hand_counts(self) -> list[int]:
+        return [h.bit_count() for h in self.hands]
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take (empty when the game is over)."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        hunt = self.hunt
+        if hunt is None:
+            kind = _ROUND_KINDS[self.step >> 2]
+            if kind == DISCARD:
+                hand &= _NOT_ACES
+            return _CARD_ACTIONS[kind][seat](hand)
+        return list(_HUNT_OPTIONS[seat][hunt.rank][hand & WOLVES[hunt.rank]])
+
+    # -- changing the state -------------------------------------------------
+
+    def apply(self, action: Action) -> list[Event]:
+        """Check and apply one action; return the events it caused.
+
+        Raises a ``DingoError`` subclass, leaving the state untouched, if the
+        action is not allowed now.
+        """
+        self._check(action)
+        self.actions.append(action)
+        if self.hunt is None:
+            self._exchange(action.seat, action.cards[0])
+        else:
+            self._play(action)
+        events, self._events = self._events, []
+        return events
+
+    def _check(self, action: Action) -> None:
+        if not isinstance(action, Action):
+            raise MalformedAction("not an action")
+        seat = self.to_act
+        if seat is None:
+            raise NotYourTurn("the game is over: nobody is to act")
+        if action.seat != seat:
+            raise NotYourTurn(f"it is seat {seat}'s turn, not seat {action.seat}'s")
+        hand = self.hands[seat]
+        cards = action.cards
+        if self.hunt is None:
+            kind = _ROUND_KINDS[self.step >> 2]
+            if action.kind != kind:
+                raise IllegalAction(f"seat {seat} must {_verb(kind)} now, not {_verb(action.kind)}")
+            if len(cards) != 1:
+                raise MalformedAction(f"a {kind} names exactly one card")
+            c = cards[0]
+            if not hand >> c & 1:
+                raise IllegalAction(f"{code(c)} is not in your hand")
+            if kind == DISCARD and c >= _ACE_RANK_FIRST:
+                raise IllegalAction("aces may not be discarded")
+            return
+        if action.kind != PLAY:
+            raise IllegalAction(f"seat {seat} must {_verb(PLAY)} now, not {_verb(action.kind)}")
+        rank = self.hunt.rank
+        if len(cards) > 2:
+            raise MalformedAction("a hunt turn plays at most two wolves")
+        if len(cards) == 2 and cards[0] == cards[1]:
+            raise IllegalAction(f"{code(cards[0])} is named twice")
+        for c in cards:
+            if not WOLVES[rank] >> c & 1:
+                raise IllegalAction(
+                    f"{code(c)} is not a wolf of this hunt: only the {RANKS[rank]} of clubs "
+                    f"and of spades may be played now"
+                )
+            if not hand >> c & 1:
+                raise IllegalAction(f"{code(c)} is not in your hand")
+
+    def _emit(self, public: dict[str, Any], private: dict[str, Any] | None = None,
+              seats: tuple[int, ...] = ()) -> None:
+        self._events.append(Event(public, private, seats))
+
+    def _exchange(self, seat: int, c: Card) -> None:
+        step = self.step
+        rnd = step >> 2
+        offset = _ROUND_OFFSETS[rnd]
+        hands = self.hands
+        hands[seat] ^= 1 << c
+        if offset:
+            to = (seat + offset) & 3
+            hands[to] |= 1 << c
+            self.passed[seat].append((rnd, to, c))
+            self.received[to].append((rnd, seat, c))
+            if self.record_events:
+                public = {"type": PASS, "seat": seat, "to": to, "direction": DIRECTIONS[offset]}
+                self._emit(public, {**public, "card": code(c)}, (seat, to))
+        else:
+            self.discards.append(c)
+            if self.record_events:
+                public = {"type": DISCARD, "seat": seat, "round": rnd}
+                private = {**public, "card": code(c)}
+                if self.open_discards:
+                    self._emit(private)
+                else:
+                    self._emit(public, private, (seat,))
+        step += 1
+        self.step = step
+        if step < EXCHANGE_STEPS:
+            self.to_act = (self.dealer + step) & 3
+        else:
+            self.phase = HUNT
+            self._start_hunts_from(0)
+
+    # -- the hunts ------------------------------------------------------------
+
+    def _holder(self, c: Card) -> int | None:
+        b = 1 << c
+        h0, h1, h2, h3 = self.hands
+        return 0 if h0 & b else 1 if h1 & b else 2 if h2 & b else 3 if h3 & b else None
+
+    def _start_hunts_from(self, rank: int) -> None:
+        """Start hunts from ``rank`` up, resolving those nobody decides, until a seat must."""
+        hands = self.hands
+        while rank < ACE:
+            self.next_rank = rank + 1
+            dingo = rank * 4 + HEARTS
+            holder = self._holder(dingo)
+            if holder is None:
+                self.dead.append(RABBITS[rank])
+                self._finish_hunt(HuntRecord(rank, None, (), "void", None, (), ()))
+            else:
+                hands[holder] ^= 1 << dingo
+                wolves = WOLVES[rank]
+                turns = [s for s in ((holder + 1) & 3, (holder + 2) & 3, (holder + 3) & 3)
+                         if hands[s] & wolves]
+                hunt = HuntState(rank, holder, turns, [(holder, (dingo,))], [])
+                self.hunt = hunt
+                if self.record_events:
+                    self._emit({"type": "dingo", "seat": holder, "card": code(dingo)})
+                if turns:
+                    self.to_act = turns.pop(0)
+                    return
+                self._resolve_hunt(hunt)
+            rank += 1
+        self._start_ace_hunt()
+
+    def _resolve_hunt(self, hunt: HuntState) -> None:
+        rank, holder = hunt.rank, hunt.dingo_seat
+        dingo, rabbit = rank * 4 + HEARTS, RABBITS[rank]
+        wolves = hunt.wolves
+        if not wolves:
+            self.dead.append(rabbit)
+            self.penalty_piles[holder].append(dingo)
+            record = HuntRecord(rank, holder, tuple(hunt.plays), "no_wolf", None, (),
+                                ((holder, (dingo,)),))
+        elif len(wolves) == 1:
+            catcher, wolf = wolves[0]
+            self.score_piles[holder].append(dingo)
+            self.score_piles[catcher] += (wolf, rabbit)
+            record = HuntRecord(rank, holder, tuple(hunt.plays), "one_wolf", catcher,
+                                ((holder, (dingo,)), (catcher, (wolf, rabbit))), ())
+        else:
+            (_, first), (catcher, second) = wolves
+            self.score_piles[holder] += (dingo, first)
+            self.score_piles[catcher] += (second, rabbit)
+            record = HuntRecord(rank, holder, tuple(hunt.plays), "two_wolves", catcher,
+                                ((holder, (dingo, first)), (catcher, (second, rabbit))), ())
+        self._finish_hunt(record)
+
+    def _finish_hunt(self, record: HuntRecord) -> None:
+        self.hunt = None
+        self.last_hunt_record = record
+        if self.record_events:
+            self._emit(record.to_dict())
+
+    @property
+    def last_hunt(self) -> dict[str, Any] | None:
+        """The result of the latest finished hunt, as its ``hunt_result`` log entry."""
+        record = self.last_hunt_record
+        return None if record is None else record.to_dict()
+
+    def _start_ace_hunt(self) -> None:
+        self.next_rank = ACE + 1
+        holder = self._holder(AH)
+        assert holder is not None, "aces cannot be discarded"
+        self.hands[holder] ^= 1 << AH
+        turns = [(holder + 1) & 3, (holder + 2) & 3, (holder + 3) & 3, holder]
+        hunt = HuntState(ACE, holder, turns, [(holder, (AH,))], [])
+        self.hunt = hunt
+        if self.record_events:
+            self._emit({"type": "dingo", "seat": holder, "card": code(AH)})
+        self._next_ace_turn(hunt)
+
+    def _next_ace_turn(self, hunt: HuntState) -> None:
+        """Ask the next seat holding an ace wolf; play AD on the way when it is due."""
+        wolves = WOLVES[ACE]
+        while hunt.turns:
+            seat = hunt.turns.pop(0)
+            if self.hands[seat] & wolves:
+                self.to_act = seat
+                return
+            self._maybe_play_ace_rabbit(hunt, seat)
+        self._resolve_ace_hunt(hunt)
+
+    def _maybe_play_ace_rabbit(self, hunt: HuntState, seat: int) -> None:
+        """Red cards are played when they can be: AD goes out once both ace wolves have."""
+        if len(hunt.wolves) == 2 and self.hands[seat] >> AD & 1:
+            self.hands[seat] ^= 1 << AD
+            hunt.plays.append((seat, (AD,)))
+            if self.record_events:
+                self._emit({"type": "ace_rabbit", "seat": seat, "card": code(AD)})
+
+    def _resolve_ace_hunt(self, hunt: HuntState) -> None:
+        score: dict[int, list[Card]] = {}
+        penalty: dict[int, list[Card]] = {}
+        if hunt.wolves:
+            rule = "ace_caught"
+            for seat, cards in hunt.plays:
+                score.setdefault(seat, []).extend(cards)
+        else:
+            rule = "ace_no_wolf"
+            penalty[hunt.dingo_seat] = [AH]
+        rabbit_holder = self._holder(AD)
+        if rabbit_holder is not None:
+            self.hands[rabbit_holder] ^= 1 << AD
+            penalty.setdefault(rabbit_holder, []).append(AD)
+        for seat, gained in score.items():
+            self.score_piles[seat].extend(gained)
+        for seat, lost in penalty.items():
+            self.penalty_piles[seat].extend(lost)
+        catcher = next((s for s, cs in hunt.plays if AD in cs), None)
+        self._finish_hunt(HuntRecord(
+            ACE, hunt.dingo_seat, tuple(hunt.plays), rule, catcher,
+            tuple((s, tuple(cs)) for s, cs in score.items()),
+            tuple((s, tuple(cs)) for s, cs in penalty.items()),
+        ))
+        self._end_game()
+
+    def _play(self, action: Action) -> None:
+        hunt = self.hunt
+        assert hunt is not None
+        seat, cards = action.seat, action.cards
+        if cards:
+            hand = self.hands[seat]
+            for c in cards:
+                hand ^= 1 << c
+                hunt.wolves.append((seat, c))
+            self.hands[seat] = hand
+            hunt.plays.append((seat, cards))
+        if self.record_events:
+            self._emit({"type": "wolves", "seat": seat, "cards": codes(cards),
+                        "rank": RANKS[hunt.rank]})
+        if hunt.rank == ACE:
+            self._maybe_play_ace_rabbit(hunt, seat)
+            self._next_ace_turn(hunt)
+        elif hunt.turns and len(hunt.wolves) < 2:
+            self.to_act = hunt.turns.pop(0)
+        else:
+            self._resolve_hunt(hunt)
+            self._start_hunts_from(hunt.rank + 1)
+
+    # -- the end ----------------------------------------------------------------
+
+    def _end_game(self) -> None:
+        self.phase = OVER
+        self.to_act = None
+        scores = self.running_scores()
+        self.scores = scores
+        best = max(scores)
+        tied = [s for s in range(4) if scores[s] == best]
+        if len(tied) == 1:
+            self.winner, self.tie_break = tied[0], None
+        else:
+            # Among the tied, the highest rabbit in a score pile wins (AD highest).
+            rabbit_rank = {s: max((rank_of(c) for c in self.score_piles[s] if c & 3 == DIAMONDS),
+                                  default=-1) for s in tied}
+            top = max(rabbit_rank.values())
+            if top < 0:
+                self.winner, self.tie_break = None, "draw"
+            else:
+                self.winner = next(s for s in tied if rabbit_rank[s] == top)
+                self.tie_break = code(card(top, DIAMONDS))
+        if self.record_events:
+            self._emit({"type": "game_over", **self.result()})
+
+    def result(self) -> dict[str, Any]:
+        """The final tally (only meaningful once the game is over)."""
+        return {
+            "scores": list(self.scores or [0, 0, 0, 0]),
+            "winner": self.winner,
+            "tie_break": self.tie_break,
+            "score_piles": [codes(p) for p in self.score_piles],
+            "penalty_piles": [codes(p) for p in self.penalty_piles],
+            "dead_rabbits": codes(self.dead),
+            "hands": [self.hand(s) for s in range(4)],
+        }
+
+    # -- views ------------------------------------------------------------------
+
+    def hand(self, seat: int) -> list[str]:
+        """A seat's hand as codes, sorted by suit then rank (``sort_key``)."""
+        # Within one suit, card numbers grow with the rank: list suit by suit, no sort.
+        h = self.hands[seat]
+        return [*_list_codes(h & _SUIT_MASKS[0]), *_list_codes(h & _SUIT_MASKS[1]),
+                *_list_codes(h & _SUIT_MASKS[2]), *_list_codes(h & _SUIT_MASKS[3])]
+
+    def running_scores(self) -> list[int]:
+        return [sum(map(SCORE_VALUE.__getitem__, score))
+                - sum(map(PENALTY_VALUE.__getitem__, penalty))
+                for score, penalty in zip(self.score_piles, self.penalty_piles, strict=True)]
+
+    def public_view(self) -> dict[str, Any]:
+        """Everything anyone at or around the table may see (a spectator's view)."""
+        over = self.phase == OVER
+        hunt = self.hunt
+        view: dict[str, Any] = {
+            "seat": None,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "stage": ROUND_NAMES[self.step >> 2] if self.phase == EXCHANGE else self.phase,
+            "to_act": self.to_act,
+            "decision": self._decision_info(),
+            "hand_sizes": self.hand_counts,
+            "discard_top": code(self.discards[-1]) if self.discards else None,
+            "discard_count": len(self.discards),
+            "discards": codes(self.discards) if (self.open_discards or over) else None,
+            "rabbits": codes(RABBITS[self.next_rank:]),
+            "dead_rabbits": codes(self.dead),
+            "hunt": None if hunt is None else {
+                "rank": RANKS[hunt.rank],
+                "rabbit": code(RABBITS[hunt.rank]) if hunt.rank < ACE else code(AD),
+                "dingo_seat": hunt.dingo_seat,
+                "plays": [{"seat": s, "cards": codes(cs)} for s, cs in hunt.plays],
+            },
+            "last_hunt": self.last_hunt,
+            "score_piles": [codes(p) for p in self.score_piles],
+            "penalty_piles": [codes(p) for p in self.penalty_piles],
+            "scores": self.running_scores(),
+            "open_discards": self.open_discards,
+            "result": self.result() if over else None,
+        }
+        return view
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What seat ``seat`` may know; ``None`` gives the spectator view."""
+        return self.views((seat,))[seat]
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``view(seat)`` for each of ``seats``, building the public part only once.
+
+        The views share the public part's nested values: read them, don't change them.
+        """
+        seats = tuple(seats)
+        for seat in seats:
+            if seat is not None and seat not in (0, 1, 2, 3):
+                raise MalformedAction(
+                    f"a view is for seat 0, 1, 2 or 3 (or None), not {shown(seat)}")
+        public = self.public_view()
+        return {seat: self._seat_view(dict(public), seat) for seat in seats}
+
+    def _seat_view(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """Add what only ``seat`` may see to a copy of the public view."""
+        if seat is None:
+            return view
+        view["seat"] = seat
+        view["hand"] = self.hand(seat)
+        view["passed"] = [{"direction": DIRECTIONS[ROUNDS[r][1]], "to": t, "card": code(c)}
+                          for r, t, c in self.passed[seat]]
+        view["received"] = [{"direction": DIRECTIONS[ROUNDS[r][1]], "from": f, "card": code(c)}
+                            for r, f, c in self.received[seat]]
+        view["legal"] = ([a.to_dict() for a in self.legal_actions()]
+                         if self.to_act == seat else [])
+        return view
+
+    def _decision_info(self) -> dict[str, Any] | None:
+        """The public description of what the seat to act must decide."""
+        if self.to_act is None:
+            return None
+        kind = self.decision
+        info: dict[str, Any] = {"kind": kind, "seat": self.to_act}
+        if self.phase == EXCHANGE:
+            rnd = self.step >> 2
+            if kind == PASS:
+                offset = ROUNDS[rnd][1]
+                info["direction"] = DIRECTIONS[offset]
+                info["to"] = (self.to_act + offset) % 4
+            else:
+                info["round"] = rnd // 2 + 1
+        elif self.hunt is not None:
+            info["rank"] = RANKS[self.hunt.rank]
+        return info
+
+    def location_of_every_card(self) -> dict[Card, str]:
+        """Where each of the 52 cards is; used by tests of the card-count invariant."""
+        places: dict[Card, str] = {}
+
+        def put(cards: Iterable[Card], where: str) -> None:
+            for c in cards:
+                if c in places:
+                    raise AssertionError(f"{code(c)} is both in {places[c]} and {where}")
+                places[c] = where
+
+        for s in range(4):
+            put(cards_in(self.hands[s]), f"hand {s}")
+            put(self.score_piles[s], f"score {s}")
+            put(self.penalty_piles[s], f"penalty {s}")
+        put(self.discards, "discards")
+        put(self.dead, "dead")
+        put(RABBITS[self.next_rank:], "rabbit pile")
+        if self.hunt is not None:
+            for _seat, cs in self.hunt.plays:
+                put(cs, "hunt")
+            if self.hunt.rank < ACE:
+                put([RABBITS[self.hunt.rank]], "hunted rabbit")
+        return places
+
+
+def _verb(kind: str | None) -> str:
+    return {DISCARD: "discard a card", PASS: "pass a card", PLAY: "play in the hunt"}.get(
+        kind or "", "wait")
+
+
+def _checked_deal(hands: Sequence[Iterable[Card]]) -> Deal:
+    """The deal as four sorted hands, or ``MalformedAction`` saying what is wrong with it."""
+    dealt = [_as_list(hand) for hand in _as_list(hands)]
+    if len(dealt) != 4 or any(len(hand) != HAND_SIZE for hand in dealt):
+        raise MalformedAction("a deal is four hands of ten cards")
+    cards = [c for hand in dealt for c in hand]
+    if set(map(type, cards)) != {int} or set(cards) != _PACK_SET:
+        _refuse_deal(cards)
+    return Deal(tuple(sorted(hand)) for hand in dealt)
+
+
+def _refuse_deal(cards: list[Any]) -> None:
+    """Say why 40 values are not the pack dealt once."""
+    for c in cards:
+        if type(c) is not int or not 0 <= c < 52:
+            raise MalformedAction(f"{shown(c)} is not a card number 0-51")
+        if c & 3 == DIAMONDS and c != AD:
+            raise MalformedAction(f"{code(c)} cannot be dealt: {describe(c)} is a rabbit")
+    raise MalformedAction("a card is dealt twice: the deal must hold the 40-card pack once")
+
+
+def _as_list(items: object) -> Sequence[Any]:
+    if isinstance(items, (list, tuple)):
+        return items
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise MalformedAction("a deal is four hands of ten cards")
+    return list(items)
