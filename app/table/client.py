@@ -1,0 +1,138 @@
+"""One live connection as the table sees it: a bounded queue drained by a writer task.
+
+The table never awaits a socket: it puts encoded messages on each client's
+queue and moves on, so one slow or stuck browser cannot stall a table. A
+client whose queue fills up is cut off (4008) instead of growing memory.
+Transports (FastAPI's WebSocket, test fakes) only implement ``Connection``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Protocol
+
+CLOSE_TOO_SLOW = 4008
+ABORT_CLOSE_SECONDS = 5.0
+
+
+class Connection(Protocol):
+    async def send_bytes(self, data: bytes) -> None:
+        """Send one UTF-8 JSON message (the WebSocket transport sends it as a text frame)."""
+
+    async def close(self, code: int, reason: str) -> None: ...
+
+
+class Client:
+    """A connection plus who it is at its table (seat, host, token hash)."""
+
+    def __init__(self, conn: Connection, queue_size: int = 64) -> None:
+        self.conn = conn
+        self.seat: int | None = None
+        self.host = False
+        self.token_hash: str | None = None
+        self.joined = False
+        self.closed = False
+        self.close_code: int | None = None
+        # A plain list, and a writer task only while there is something to send: an idle
+        # socket then holds no task, coroutine or future (about 1 KB each, and thousands
+        # of such objects waiting for seconds made every young-generation garbage
+        # collection slow), and asyncio.Queue's three deques and Event are gone too.
+        self._queue: list[bytes | tuple[int, str]] = []
+        self._queue_size = queue_size
+        self._writer: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+        #: Called once when the client is cut off, so the transport stops reading it too.
+        self.on_abort: Callable[[], None] | None = None
+        #: Set by the transport while it waits for the peer's next frame.
+        self.reading = False
+
+    @property
+    def aborted(self) -> bool:
+        """Cut off without a clean close (too slow, or a close that found the queue full)."""
+        return self._closer is not None
+
+    def send(self, data: bytes) -> None:
+        """Queue a message; never blocks. A client too slow to keep up is dropped."""
+        if self.closed:
+            return
+        if not self._put(data):
+            self.abort(CLOSE_TOO_SLOW, "too slow: messages were not read")
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the messages already queued have been sent."""
+        if self.closed:
+            return
+        if not self._put((code, reason)):
+            self.abort(code, reason)
+            return
+        self.closed = True
+        self.close_code = code
+
+    def abort(self, code: int, reason: str) -> None:
+        """Close now, dropping whatever is still queued."""
+        if self.closed and self._closer is not None:
+            return
+        self.closed = True
+        self.close_code = code
+        if self._writer is not None:
+            self._writer.cancel()
+        self._queue.clear()
+        self._closer = asyncio.create_task(self._close_quietly(code, reason))
+        if self.on_abort is not None:
+            self.on_abort()
+
+    async def wait_closed(self, timeout: float) -> None:
+        """Give a server-initiated close (e.g. 1009 after an error) time to go out."""
+        writer = self._writer
+        if writer is None:
+            return  # nothing left to send
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(writer), timeout)
+
+    async def stop(self) -> None:
+        """The peer is gone: stop the writer and drop anything queued."""
+        self.closed = True
+        writer = self._writer
+        if writer is not None:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+        if self._closer is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._closer
+
+    def _put(self, item: bytes | tuple[int, str]) -> bool:
+        """Queue ``item`` and start a writer if none is running; False if the queue is full."""
+        if len(self._queue) >= self._queue_size:
+            return False
+        self._queue.append(item)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+        return True
+
+    async def _write(self) -> None:
+        """Send what is queued, then end. After a close or a failure ``_writer`` stays set,
+        so no new writer starts (nothing is queued then anyway: ``closed`` is set)."""
+        queue = self._queue
+        try:
+            while queue:
+                item = queue.pop(0)
+                if isinstance(item, bytes):
+                    await self.conn.send_bytes(item)
+                else:
+                    await self.conn.close(*item)
+                    return
+        except Exception:
+            # The socket is gone; the reader side notices and leaves the table.
+            self.closed = True
+            return
+        # The queue is empty and nothing was awaited since that check: the next message
+        # starts a new writer.
+        self._writer = None
+
+    async def _close_quietly(self, code: int, reason: str) -> None:
+        # A peer that reads nothing never lets the close frame out: give up after a while.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.conn.close(code, reason), ABORT_CLOSE_SECONDS)

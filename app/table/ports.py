@@ -1,0 +1,80 @@
+"""The table server's port to storage: an append-only log per table.
+
+A live table is a fold of its log (seats taken, bots added, each accepted
+game action, next game, rematch...). ``append`` returns only once the entry
+is durable, and the table announces nothing before that, so a crash loses no
+announced action; on start the server rebuilds every unfinished table by
+replaying its log through the engine. ``app.db`` implements this with
+SQLAlchemy; tests use ``MemoryStore``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+
+@dataclass
+class StoredTable:
+    """An unfinished table as storage hands it back for restoring."""
+
+    table_id: str
+    options: dict[str, Any]
+    created_at: datetime
+    entries: list[dict[str, Any]] = field(default_factory=list)  # in seq order
+
+
+class TableStore(Protocol):
+    async def create_table(self, table_id: str, options: dict[str, Any],
+                           created_at: datetime) -> None: ...
+
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
+        """Make ``entry`` (JSON-able, no secrets in clear) durable as the table's ``seq``-th."""
+
+    async def finish_match(self, record: dict[str, Any]) -> int:
+        """Store a finished match's record; return its id for ``/api/matches/{id}``.
+
+        The record (JSON-able; datetimes as ISO strings)::
+
+            {"table_id": "k3J9xQ2a", "seed": 123, "options": {...MatchOptions...},
+             "players": [{"seat": 0, "name": "Ann", "bot": false}, ... x4],
+             "started_at": "2026-11-21T23:00:00+00:00", "ended_at": "...",
+             "games": [{"number": 1, "dealer": 2, "seed": 456,
+                        "hands": [[10 codes] x4], "actions": [Action.to_dict(), ...],
+                        "scores": [4 ints], "winner": 1 or null, "tie_break": "QD"/"draw"/null}],
+             "game_wins": [4 ints], "totals": [4 ints], "winner": 1}
+        """
+
+    async def close_table(self, table_id: str) -> None:
+        """The table is gone (idle or closed): it is no longer restored."""
+
+    async def unfinished_tables(self) -> list[StoredTable]: ...
+
+
+class MemoryStore:
+    """A ``TableStore`` in memory, for tests and for running without a database."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, StoredTable] = {}
+        self.matches: list[dict[str, Any]] = []
+
+    async def create_table(self, table_id: str, options: dict[str, Any],
+                           created_at: datetime) -> None:
+        self.tables[table_id] = StoredTable(table_id, dict(options), created_at)
+
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
+        entries = self.tables[table_id].entries
+        if entries and entries[-1]["seq"] >= seq:
+            raise ValueError(f"table {table_id}: seq {seq} is not after {entries[-1]['seq']}")
+        entries.append({**entry, "seq": seq})
+
+    async def finish_match(self, record: dict[str, Any]) -> int:
+        self.matches.append(record)
+        return len(self.matches)
+
+    async def close_table(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+
+    async def unfinished_tables(self) -> list[StoredTable]:
+        return list(self.tables.values())

@@ -1,0 +1,832 @@
+"""A live table: four seats, the authoritative match, a version, timers and the fan-out.
+
+A table is a fold of its append-only log. Every accepted change becomes a log
+entry that goes through ``_fold`` — the same function ``restore`` replays —
+then is made durable with ``TableStore.append``, and only then announced.
+All of it happens under the table's lock, so nobody is ever shown a state that
+is not yet durable.
+
+What a client sees is built in exactly one place, ``_state``: a seat gets
+``Match.view(seat)`` and every event in the form ``Event.for_seat(seat)``,
+spectators the public forms. Each distinct view is encoded once per change.
+
+Log entries (``kind`` plus fields; every entry also has ``at``, an ISO time,
+and storage hands them back with their ``seq``, which is the table version):
+
+- ``open`` ``host_hash`` — first entry: the SHA-256 of the host token.
+- ``sit`` ``seat, name, token_hash`` — a person took an empty seat.
+- ``bot_add`` ``seat, bot`` / ``bot_remove`` ``seat`` — the host's changes.
+- ``start`` / ``rematch`` ``seed`` — a new match (its seed fixes every deal).
+- ``action`` ``action`` (``Action.to_dict()``), ``auto`` (``"timer"`` or
+  ``"away"`` when a bot moved for a human seat) — one game action.
+- ``next_game`` — the next game of the match was dealt.
+- ``recorded`` ``match_id`` — the finished match is in the history.
+
+Ready votes, presence and chat are not logged: after a restart players
+reconnect and vote again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from app.game import Action, DingoError, Event, Match, MatchOptions, codes
+from app.game.bots import BOT_KINDS, Bot, make_bot
+from app.observability import log_event
+
+from . import messages
+from .client import Client
+from .ports import StoredTable, TableStore
+from .tokens import hash_token, new_token, same_hash
+
+if TYPE_CHECKING:
+    from app.observability import Metrics
+
+log = logging.getLogger(__name__)
+
+NAME_MAX_CHARS = 24
+CLOSE_REPLACED = 4001
+CLOSE_UNAVAILABLE = 1011
+
+#: Events the table adds around the engine's; bots only observe the engine's.
+TABLE_EVENTS = frozenset({"seat_taken", "bot_added", "bot_removed", "match_start",
+                          "auto_move", "match_recorded"})
+#: Intents a client may send, by wire type (``sync``, ``chat`` and ``hello`` are not intents).
+INTENTS = ("sit", "add_bot", "remove_bot", "start", "discard", "pass", "play", "ready",
+           "rematch")
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Timings and limits of live tables (from ``Settings`` in the app, small in tests)."""
+
+    reconnect_grace_seconds: float = 60.0
+    bot_delay_seconds: float = 0.6
+    next_game_seconds: float = 20.0
+    idle_seconds: float = 1800.0
+    chat_max_chars: int = 200
+    send_queue_size: int = 64
+    #: Answers remembered per seat, so a repeated intent id is answered, not re-applied.
+    remembered_intents: int = 32
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What the creator chose; stored with the table and never changed."""
+
+    games_to_win: int = 5
+    points_to_win: int | None = None
+    open_discards: bool = False
+    turn_seconds: float | None = None
+    bots: tuple[tuple[int, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        self.match_options()  # raises on bad match options
+        if self.turn_seconds is not None and not 0 < self.turn_seconds <= 3600:
+            raise ValueError("turn_seconds must be positive (at most an hour) or None")
+        seats = [seat for seat, _ in self.bots]
+        if len(set(seats)) != len(seats) or not all(0 <= s <= 3 for s in seats):
+            raise ValueError("bot seats must be distinct seats 0-3")
+        for _, kind in self.bots:
+            if kind not in BOT_KINDS:
+                raise ValueError(f"unknown bot kind {kind!r}: expected one of {BOT_KINDS}")
+
+    def match_options(self) -> MatchOptions:
+        return MatchOptions(self.games_to_win, self.points_to_win, self.open_discards)
+
+    def public(self) -> dict[str, Any]:
+        return {"games_to_win": self.games_to_win, "points_to_win": self.points_to_win,
+                "open_discards": self.open_discards, "turn_seconds": self.turn_seconds}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.public(), "bots": [{"seat": s, "kind": k} for s, k in self.bots]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableOptions:
+        return cls(
+            games_to_win=data.get("games_to_win", 5),
+            points_to_win=data.get("points_to_win"),
+            open_discards=bool(data.get("open_discards", False)),
+            turn_seconds=data.get("turn_seconds"),
+            bots=tuple((b["seat"], b["kind"]) for b in data.get("bots", ())),
+        )
+
+
+class TableError(Exception):
+    """An intent the table refuses; ``code`` is the wire error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Seat:
+    __slots__ = ("away", "bot", "client", "grace", "index", "name", "ready", "token_hash")
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.name: str | None = None
+        self.token_hash: str | None = None
+        self.bot: str | None = None  # the bot kind when a bot holds the seat
+        self.client: Client | None = None
+        self.away = False  # gone past the grace period: a bot plays for the seat
+        self.ready = False  # next-game (or rematch) vote
+        self.grace: asyncio.TimerHandle | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.bot is not None:
+            return "bot"
+        return "empty" if self.token_hash is None else "human"
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None and self.token_hash is not None
+
+    @property
+    def present(self) -> bool:
+        """A human with a live socket, who is therefore asked to vote and to move."""
+        return self.human and self.client is not None and not self.away
+
+    def public(self) -> dict[str, Any]:
+        return {"seat": self.index, "kind": self.kind, "name": self.name, "bot": self.bot,
+                "connected": self.bot is not None or self.client is not None,
+                "away": self.away, "ready": self.ready and self.human}
+
+
+@dataclass
+class Timer:
+    version: int
+    seat: int
+    due: float  # event-loop clock
+    deadline: float  # wall clock, for clients
+
+
+@dataclass
+class MatchInfo:
+    number: int
+    seed: int
+    started_at: str
+    ended_at: str | None = None
+    recorded: bool = False
+
+
+def bot_name(kind: str) -> str:
+    return f"{kind.capitalize()} bot"
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def clean_name(name: str) -> str:
+    name = name.strip()
+    if not 1 <= len(name) <= NAME_MAX_CHARS:
+        raise TableError("bad_name", f"a name has 1 to {NAME_MAX_CHARS} characters")
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise TableError("bad_name", "a name may not contain control characters")
+    return name
+
+
+def clean_chat(text: str, max_chars: int) -> str:
+    """Chat is plain text on one line: control and format characters are dropped."""
+    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text).strip()
+    if not text:
+        raise TableError("bad_chat", "the chat line is empty")
+    if len(text) > max_chars:
+        raise TableError("bad_chat", f"a chat line has at most {max_chars} characters")
+    return text
+
+
+class Table:
+    def __init__(self, table_id: str, options: TableOptions, created_at: datetime,
+                 store: TableStore, config: TableConfig, metrics: Metrics | None = None) -> None:
+        self.id = table_id
+        self.options = options
+        self.created_at = created_at
+        self.store = store
+        self.config = config
+        self.metrics = metrics
+        self.seats = [Seat(i) for i in range(4)]
+        for seat, kind in options.bots:
+            self.seats[seat].bot = kind
+            self.seats[seat].name = bot_name(kind)
+        self.host_hash: str | None = None
+        self.version = 0
+        self.match: Match | None = None
+        self.info: MatchInfo | None = None
+        self.match_id: int | None = None  # the last recorded match of this table
+        self.clients: set[Client] = set()
+        self.closed = False
+        self.idle_since: float | None = time.monotonic()
+        self._bots: dict[int, Bot] = {}
+        self._lock = asyncio.Lock()
+        self._replies: dict[str | Client, OrderedDict[str, bytes]] = {}
+        self._timer: Timer | None = None
+        self._changed_at = time.monotonic()
+        self._wake: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- the log -------------------------------------------------------------------
+
+    @classmethod
+    async def restore(cls, stored: StoredTable, store: TableStore, config: TableConfig,
+                      metrics: Metrics | None = None) -> Table:
+        """Rebuild a table by folding its log; bots re-observe every event on the way."""
+        table = cls(stored.table_id, TableOptions.from_dict(stored.options),
+                    stored.created_at, store, config, metrics)
+        for entry in stored.entries:
+            table._fold(int(entry["seq"]), entry)
+        loop = asyncio.get_running_loop()
+        for seat in table.seats:
+            if seat.human:
+                seat.grace = loop.call_later(config.reconnect_grace_seconds,
+                                             table._spawn_grace, seat.index)
+        if table.match is not None and table.match.over and not table.info_recorded:
+            # The crash came between the last action and the match record: record it now.
+            async with table._lock:
+                await table._record_match()
+        table._settle()
+        return table
+
+    @property
+    def info_recorded(self) -> bool:
+        return self.info is None or self.info.recorded
+
+    def _fold(self, seq: int, entry: dict[str, Any]) -> list[Event]:
+        """Apply one log entry to the table; the only way its durable state changes.
+
+        Live intents are checked before they get here, except game actions,
+        which the engine checks: it raises a ``DingoError`` and changes nothing.
+        """
+        kind = entry["kind"]
+        events: list[Event]
+        if kind == "action":
+            assert self.match is not None
+            action = Action.from_dict(entry["action"])
+            events = self.match.apply(action)
+            if entry.get("auto"):
+                events.insert(0, Event({"type": "auto_move", "seat": action.seat,
+                                        "reason": entry["auto"]}))
+            if self.match.game.over:
+                self._clear_votes()
+            if self.match.over:
+                assert self.info is not None
+                self.info.ended_at = entry["at"]
+        elif kind == "next_game":
+            assert self.match is not None
+            events = self.match.start_next_game()
+            self._clear_votes()
+        elif kind in ("start", "rematch"):
+            events = self._new_match(int(entry["seed"]), entry["at"])
+        elif kind == "sit":
+            seat = self.seats[entry["seat"]]
+            seat.name, seat.token_hash, seat.bot = entry["name"], entry["token_hash"], None
+            if self.match is not None:
+                self._bots[seat.index] = make_bot("heuristic", self._bot_seed(seat.index, seq))
+            events = [Event({"type": "seat_taken", "seat": seat.index, "name": seat.name})]
+        elif kind == "bot_add":
+            seat = self.seats[entry["seat"]]
+            seat.bot, seat.name = entry["bot"], bot_name(entry["bot"])
+            if self.match is not None:
+                self._bots[seat.index] = make_bot(entry["bot"], self._bot_seed(seat.index, seq))
+            events = [Event({"type": "bot_added", "seat": seat.index, "kind": seat.bot})]
+        elif kind == "bot_remove":
+            seat = self.seats[entry["seat"]]
+            seat.bot = seat.name = None
+            self._bots.pop(seat.index, None)
+            events = [Event({"type": "bot_removed", "seat": seat.index})]
+        elif kind == "recorded":
+            assert self.info is not None
+            self.info.recorded = True
+            self.match_id = int(entry["match_id"])
+            events = [Event({"type": "match_recorded", "match_id": self.match_id})]
+        elif kind == "open":
+            self.host_hash = entry["host_hash"]
+            events = []
+        else:
+            raise ValueError(f"table {self.id}: unknown log entry kind {kind!r}")
+        self.version = seq
+        self._changed_at = time.monotonic()
+        self._observe(events)
+        return events
+
+    def _new_match(self, seed: int, started_at: str) -> list[Event]:
+        number = self.info.number + 1 if self.info else 1
+        self.match = Match(seed, self.options.match_options())
+        self.info = MatchInfo(number, seed, started_at)
+        self.match_id = None
+        self._clear_votes()
+        self._bots = {s.index: make_bot(s.bot or "heuristic", self._bot_seed(s.index, 0))
+                      for s in self.seats}
+        return [Event({"type": "match_start", "match_number": number}),
+                self.match.game_start_event()]
+
+    def _bot_seed(self, seat: int, seq: int) -> int:
+        """Bots are seeded from the log, so a restored table rebuilds the same bots."""
+        assert self.info is not None
+        return (self.info.seed * 8 + seq * 4 + seat) % (1 << 63)
+
+    def _observe(self, events: list[Event]) -> None:
+        for seat, bot in self._bots.items():
+            for event in events:
+                if event.kind not in TABLE_EVENTS:
+                    bot.observe(event.for_seat(seat))
+
+    def _clear_votes(self) -> None:
+        for seat in self.seats:
+            seat.ready = False
+
+    async def _commit(self, entry: dict[str, Any]) -> list[Event]:
+        """Fold a new entry, make it durable, and record the match if it just ended.
+
+        Called under the lock. If storage fails, the table's memory is ahead of
+        its log, so the table is shut and will come back from the log on restart.
+        """
+        entry = {**entry, "at": _now_iso()}
+        seq = self.version + 1
+        events = self._fold(seq, entry)
+        try:
+            await self.store.append(self.id, seq, entry)
+        except Exception as exc:
+            log_event(log, "table_storage_failed", logging.ERROR, table_id=self.id,
+                      seq=seq, error=type(exc).__name__)
+            # Refuse everything from now on; the sockets close once this answer is out.
+            self.closed = True
+            asyncio.get_running_loop().call_soon(
+                self.shut, CLOSE_UNAVAILABLE, "the table could not be saved; reconnect later")
+            raise TableError("unavailable", "the table could not be saved") from None
+        if self.match is not None and self.match.over and not self.info_recorded:
+            events += await self._record_match()
+        return events
+
+    async def _record_match(self) -> list[Event]:
+        """Put the finished match in the history; on failure it stays in the log for a retry.
+
+        A refused record must not stop the table: the match is over either way,
+        and the next restore tries again (``finish_match`` stores a match once).
+        """
+        try:
+            match_id = await self.store.finish_match(self.match_record())
+        except Exception as exc:
+            log_event(log, "match_record_failed", logging.ERROR, table_id=self.id,
+                      error=f"{type(exc).__name__}: {exc}")
+            return []
+        return await self._commit({"kind": "recorded", "match_id": match_id})
+
+    def match_record(self) -> dict[str, Any]:
+        """The finished match in the shape ``TableStore.finish_match`` documents."""
+        assert self.match is not None and self.info is not None
+        match = self.match
+        return {
+            "table_id": self.id,
+            "seed": match.seed,
+            "options": match.options.to_dict(),
+            "players": [{"seat": s.index, "name": s.name, "bot": s.bot is not None}
+                        for s in self.seats],
+            "started_at": self.info.started_at,
+            "ended_at": self.info.ended_at,
+            "games": [{"number": i + 1, "dealer": g.dealer, "seed": g.seed,
+                       "hands": [codes(h) for h in g.initial_hands],
+                       "actions": [a.to_dict() for a in g.actions],
+                       "scores": g.scores, "winner": g.winner, "tie_break": g.tie_break}
+                      for i, g in enumerate(match.games)],
+            "game_wins": list(match.game_wins),
+            "totals": list(match.totals),
+            "winner": match.winner,
+        }
+
+    async def open(self, host_token: str) -> None:
+        """The first entry of a new table: who its host is (by token hash)."""
+        async with self._lock:
+            await self._commit({"kind": "open", "host_hash": hash_token(host_token)})
+
+    # -- what clients see -----------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.match is None:
+            return "lobby"
+        if self.match.over:
+            return "match_over"
+        return "between_games" if self.match.game.over else "playing"
+
+    def public_info(self) -> dict[str, Any]:
+        return {"table_id": self.id, "url": f"/t/{self.id}", "options": self.options.public(),
+                "status": self.status, "seats": [s.public() for s in self.seats],
+                "spectators": sum(1 for c in self.clients if c.seat is None),
+                "match_id": self.match_id}
+
+    def _common(self) -> dict[str, Any]:
+        """The part of ``state`` that is the same for every recipient."""
+        timer = self._timer
+        return {
+            "type": "state",
+            "v": self.version,
+            "table": {"id": self.id, "status": self.status, "options": self.options.public(),
+                      "match_id": self.match_id},
+            "seats": [s.public() for s in self.seats],
+            "match": self.match.summary() if self.match else None,
+            "timer": None if timer is None else {"seat": timer.seat, "deadline": timer.deadline,
+                                                 "server_time": time.time()},
+        }
+
+    def _state(self, viewer: int | None, events: list[Event],
+               common: dict[str, Any] | None = None,
+               views: dict[int | None, dict[str, Any]] | None = None) -> bytes:
+        """THE builder of what a recipient is shown: seat ``viewer``'s view, or a spectator's.
+
+        ``views``: the engine's views of this moment (``Game.views``), built together.
+        """
+        message = dict(common or self._common())
+        if self.match is None:
+            message["game"] = None
+        else:
+            message["game"] = (views or self.match.game.views((viewer,)))[viewer]
+        message["events"] = [e.for_seat(viewer) for e in events]
+        return messages.encode(message)
+
+    def _announce(self, events: list[Event]) -> None:
+        """Send every client the new state, building and encoding each distinct view once."""
+        common = self._common()
+        by_viewer: dict[int | None, list[Client]] = {}
+        for client in self.clients:
+            by_viewer.setdefault(client.seat, []).append(client)
+        views = self.match.game.views(by_viewer) if self.match else None
+        for viewer, clients in by_viewer.items():
+            data = self._state(viewer, events, common, views)
+            for client in clients:
+                client.send(data)
+
+    # -- connections --------------------------------------------------------------
+
+    async def join(self, client: Client, token: str | None) -> None:
+        """``hello``: attach a connection as a seat, the host, or a spectator."""
+        async with self._lock:
+            if self.closed:
+                client.send(messages.error("unknown_table", "this table is closed"))
+                return
+            seat: Seat | None = None
+            host = False
+            token_hash = None
+            if token:
+                token_hash = hash_token(token)
+                seat = next((s for s in self.seats if same_hash(s.token_hash, token_hash)), None)
+                host = same_hash(self.host_hash, token_hash)
+                if seat is None and not host:
+                    self._refuse(client, "bad_token", "this token holds no seat at this table")
+                    return
+            changed = self._detach(client)
+            if token_hash is not None:
+                for other in [c for c in self.clients if c.token_hash == token_hash]:
+                    changed = self._detach(other) or changed
+                    other.close(CLOSE_REPLACED, "replaced by a newer connection")
+            client.seat, client.host, client.token_hash = (
+                seat.index if seat else None, host, token_hash)
+            client.joined = True
+            self.clients.add(client)
+            self.idle_since = None
+            if seat is not None:
+                if seat.grace is not None:
+                    seat.grace.cancel()
+                    seat.grace = None
+                seat.client = client
+                seat.away = False
+                changed = True
+            client.send(messages.encode({"type": "welcome", "table_id": self.id,
+                                         "seat": client.seat, "host": host, "v": self.version}))
+            if changed:
+                self._settle()
+                self._announce([])
+            else:
+                client.send(self._state(client.seat, []))
+                self._reschedule()
+
+    async def leave(self, client: Client) -> None:
+        """The connection is gone; a seat is held for the grace period, then a bot plays it."""
+        async with self._lock:
+            if self._detach(client):
+                self._settle()
+                self._announce([])
+
+    def _detach(self, client: Client) -> bool:
+        """Forget a connection; True if a seat lost its player (everyone should see it)."""
+        if client not in self.clients:
+            return False
+        self.clients.discard(client)
+        self._replies.pop(client, None)
+        if not self.clients:
+            self.idle_since = time.monotonic()
+        seat = self.seats[client.seat] if client.seat is not None else None
+        client.seat, client.host, client.token_hash, client.joined = None, False, None, False
+        if seat is None or seat.client is not client:
+            return False
+        seat.client = None
+        if not self.closed:
+            seat.grace = asyncio.get_running_loop().call_later(
+                self.config.reconnect_grace_seconds, self._spawn_grace, seat.index)
+        return True
+
+    def _spawn_grace(self, seat: int) -> None:
+        self._spawn(self._grace_over(seat))
+
+    async def _grace_over(self, index: int) -> None:
+        async with self._lock:
+            seat = self.seats[index]
+            seat.grace = None
+            if self.closed or not seat.human or seat.client is not None or seat.away:
+                return
+            seat.away = True
+            self._settle()
+            self._announce([])
+
+    async def sync(self, client: Client) -> None:
+        async with self._lock:
+            if not self.closed:
+                client.send(self._state(client.seat, []))
+
+    async def chat(self, client: Client, text: str) -> None:
+        if client.seat is None:
+            self._refuse(client, "not_seated", "only seated players may chat")
+            return
+        try:
+            text = clean_chat(text, self.config.chat_max_chars)
+        except TableError as e:
+            self._refuse(client, e.code, str(e))
+            return
+        data = messages.encode({"type": "chat", "seat": client.seat,
+                                "name": self.seats[client.seat].name, "text": text,
+                                "at": time.time()})
+        for other in self.clients:
+            other.send(data)
+
+    def _refuse(self, client: Client, code: str, message: str,
+                intent_id: str | None = None) -> bytes:
+        data = messages.error(code, message, intent_id, self.version)
+        if self.metrics is not None:
+            self.metrics.record_error(code)
+        client.send(data)
+        return data
+
+    # -- intents ---------------------------------------------------------------------
+
+    async def submit(self, client: Client, intent: dict[str, Any]) -> None:
+        """Check and apply one intent: ack the sender, then show everyone the result.
+
+        ``intent`` is a validated wire message (``type``, optional ``id`` and
+        ``v``, and its fields). An ``id`` already answered for this seat gets
+        the same answer again and changes nothing.
+        """
+        started = time.perf_counter()
+        intent_id: str | None = intent.get("id")
+        async with self._lock:
+            if intent_id is not None:
+                replies = self._replies.get(_reply_key(client))
+                seen = replies.get(intent_id) if replies else None
+                if seen is not None:
+                    client.send(seen)
+                    return
+            try:
+                if self.closed:
+                    raise TableError("unknown_table", "this table is closed")
+                v = intent.get("v")
+                if v is not None and v != self.version:
+                    raise TableError("stale_version",
+                                     f"you acted on version {v}; the table is at {self.version}")
+                events = await self._apply_intent(client, intent)
+            except (TableError, DingoError) as e:
+                reply = self._refuse(client, e.code, str(e), intent_id)
+            else:
+                reply = messages.ack(intent_id, self.version)
+                client.send(reply)
+                self._settle()
+                self._announce(events)
+                if self.metrics is not None and intent["type"] in ("discard", "pass", "play"):
+                    self.metrics.record_action(time.perf_counter() - started)
+            if intent_id is not None:
+                self._remember(_reply_key(client), intent_id, reply)
+
+    def _remember(self, key: str | Client, intent_id: str, reply: bytes) -> None:
+        replies = self._replies.setdefault(key, OrderedDict())
+        replies[intent_id] = reply
+        if len(replies) > self.config.remembered_intents:
+            replies.popitem(last=False)
+
+    async def _apply_intent(self, client: Client, intent: dict[str, Any]) -> list[Event]:
+        kind = intent["type"]
+        if kind in ("discard", "pass", "play"):
+            return await self._act(client, intent)
+        if kind == "sit":
+            return await self._sit(client, intent["seat"], intent["name"])
+        if kind in ("ready", "rematch"):
+            self._vote(client, kind)
+            return []
+        if not client.host:
+            raise TableError("not_host", f"only the host may {kind.replace('_', ' ')}")
+        if kind == "add_bot":
+            seat = self._seat(intent["seat"], "empty")
+            if intent["kind"] not in BOT_KINDS:
+                raise TableError("malformed", f"bot kind must be one of {', '.join(BOT_KINDS)}")
+            return await self._commit({"kind": "bot_add", "seat": seat.index,
+                                       "bot": intent["kind"]})
+        if kind == "remove_bot":
+            seat = self._seat(intent["seat"], "bot")
+            if self.status == "playing":
+                raise TableError("not_now", "bots can be removed only between games")
+            return await self._commit({"kind": "bot_remove", "seat": seat.index})
+        if kind == "start":
+            if self.match is not None:
+                raise TableError("not_now", "the match has already started")
+            if any(s.kind == "empty" for s in self.seats):
+                raise TableError("not_now", "every seat needs a player or a bot to start")
+            return await self._commit({"kind": "start", "seed": _new_seed()})
+        raise TableError("unknown_type", f"unknown intent {kind!r}")
+
+    def _seat(self, index: int, expected: str) -> Seat:
+        seat = self.seats[index]
+        if seat.kind != expected:
+            code = "seat_taken" if expected == "empty" else "not_now"
+            raise TableError(code, f"seat {index} is {seat.kind}, not {expected}")
+        return seat
+
+    async def _sit(self, client: Client, index: int, name: str) -> list[Event]:
+        if client.seat is not None:
+            raise TableError("already_seated", f"you already hold seat {client.seat}")
+        name = clean_name(name)
+        seat = self._seat(index, "empty")
+        token = None if client.token_hash else new_token()
+        token_hash = client.token_hash or hash_token(token or "")
+        events = await self._commit({"kind": "sit", "seat": index, "name": name,
+                                     "token_hash": token_hash})
+        client.seat, client.token_hash = index, token_hash
+        seat.client = client
+        client.send(messages.encode({"type": "seated", "seat": index, "token": token,
+                                     "host": client.host}))
+        return events
+
+    async def _act(self, client: Client, intent: dict[str, Any]) -> list[Event]:
+        if client.seat is None:
+            raise TableError("not_seated", "only a seated player may play")
+        if self.match is None or self.match.game.over:
+            raise TableError("not_now", "no game is in progress")
+        wire: dict[str, Any] = {k: intent[k] for k in ("type", "card", "cards") if k in intent}
+        action = Action.from_dict({**wire, "seat": client.seat})
+        return await self._commit({"kind": "action", "action": action.to_dict()})
+
+    def _vote(self, client: Client, kind: str) -> None:
+        if client.seat is None:
+            raise TableError("not_seated", f"only a seated player may vote to {kind}")
+        wanted = "between_games" if kind == "ready" else "match_over"
+        if self.status != wanted:
+            when = wanted.replace("_", " ")
+            raise TableError("not_now", f"{kind} is for when the table is {when}")
+        self.seats[client.seat].ready = True
+
+    # -- what happens by itself: bots, the turn timer, the next game ------------------
+
+    def _settle(self) -> None:
+        """After any change: set the turn timer for the new position and reschedule."""
+        timer = None
+        match, seconds = self.match, self.options.turn_seconds
+        if match is not None and not match.game.over and seconds:
+            index = match.game.to_act
+            assert index is not None
+            seat = self.seats[index]
+            if seat.human and not seat.away:
+                old = self._timer
+                timer = (old if old and (old.version, old.seat) == (self.version, index)
+                         else Timer(self.version, index, time.monotonic() + seconds,
+                                    time.time() + seconds))
+        self._timer = timer
+        self._reschedule()
+
+    def _due(self) -> float | None:
+        """When (monotonic clock) the table should act by itself next, if at all.
+
+        Nothing moves while nobody is connected: a table waits for its players.
+        """
+        match = self.match
+        if match is None or self.closed or not self.clients:
+            return None
+        if not match.game.over:
+            assert match.game.to_act is not None
+            seat = self.seats[match.game.to_act]
+            if seat.bot is not None or seat.away:
+                return self._changed_at + self.config.bot_delay_seconds
+            return self._timer.due if self._timer else None
+        if any(s.kind == "empty" for s in self.seats):
+            return None
+        present = [s for s in self.seats if s.present]
+        if match.over:
+            voted = [s for s in present if s.ready]
+            return self._changed_at if voted and len(voted) == len(present) else None
+        if present and all(s.ready for s in present):
+            return self._changed_at
+        return self._changed_at + self.config.next_game_seconds
+
+    def _reschedule(self) -> None:
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        due = self._due()
+        if due is not None:
+            delay = max(0.0, due - time.monotonic())
+            self._wake = asyncio.get_running_loop().call_later(
+                delay, self._spawn_wake)
+
+    def _spawn_wake(self) -> None:
+        self._wake = None
+        self._spawn(self._on_wake())
+
+    async def _on_wake(self) -> None:
+        async with self._lock:
+            due = self._due()
+            if due is None:
+                return
+            if due > time.monotonic() + 0.001:
+                self._reschedule()
+                return
+            started = time.perf_counter()
+            match = self.match
+            assert match is not None
+            try:
+                if not match.game.over:
+                    events = await self._auto_move()
+                    if self.metrics is not None:
+                        self.metrics.record_action(time.perf_counter() - started)
+                elif match.over:
+                    events = await self._commit({"kind": "rematch", "seed": _new_seed()})
+                else:
+                    events = await self._commit({"kind": "next_game"})
+            except TableError:
+                return  # storage failed; the table has been shut
+            self._settle()
+            self._announce(events)
+
+    async def _auto_move(self) -> list[Event]:
+        """A bot moves: for a bot seat, an absent player, or a player out of time."""
+        assert self.match is not None
+        game = self.match.game
+        index = game.to_act
+        assert index is not None
+        seat = self.seats[index]
+        entry: dict[str, Any] = {"kind": "action"}
+        if seat.bot is None:
+            entry["auto"] = "away" if seat.away else "timer"
+        legal = game.legal_actions()
+        try:
+            action = self._bots[index].choose(game.view(index))
+            if action not in legal:
+                raise ValueError(f"bot chose {action}, which is not legal now")
+        except Exception as exc:
+            # A broken bot must not stall the table: log it and make the first legal move.
+            log_event(log, "bot_failed", logging.ERROR, table_id=self.id, seat=index,
+                      error=f"{type(exc).__name__}: {exc}")
+            action = legal[0]
+        return await self._commit({**entry, "action": action.to_dict()})
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- the end ----------------------------------------------------------------------
+
+    async def stop(self, code: int, reason: str) -> None:
+        """Shut once the change in flight (if any) is durable and announced."""
+        async with self._lock:
+            self.shut(code, reason)
+
+    def shut(self, code: int, reason: str) -> None:
+        """Stop every timer and close every connection (the log is left as it is)."""
+        self.closed = True
+        if self._wake is not None:
+            self._wake.cancel()
+        for seat in self.seats:
+            if seat.grace is not None:
+                seat.grace.cancel()
+        current = asyncio.current_task()
+        for task in list(self._tasks):
+            if task is not current:
+                task.cancel()
+        for client in list(self.clients):
+            client.close(code, reason)
+        self.clients.clear()
+        self._timer = None
+
+
+def _reply_key(client: Client) -> str | Client:
+    """Answers are remembered per token (so they survive a reconnect), else per socket."""
+    return client.token_hash or client
+
+
+def _new_seed() -> int:
+    return secrets.randbits(63)

@@ -1,0 +1,500 @@
+"""A live table driven directly (no HTTP): seats, intents, fan-out, timers, the log."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import orjson
+import pytest
+from tablekit import (
+    FakeConn,
+    RecordingStore,
+    assert_no_leaks,
+    fast_config,
+    hidden_by_version,
+    wait_until,
+)
+
+from app.game import Action, Match, MatchOptions
+from app.table.client import Client
+from app.table.manager import TableManager
+from app.table.ports import StoredTable
+from app.table.table import Table, TableConfig, TableOptions
+
+_ids = itertools.count()
+
+
+class Harness:
+    """A manager on a recording store, and every client a test opened (closed at the end)."""
+
+    def __init__(self, config: TableConfig | None = None) -> None:
+        self.order: list[tuple[str, int]] = []
+        self.store = RecordingStore(self.order)
+        self.manager = TableManager(self.store, config or fast_config())
+        self.clients: list[Client] = []
+
+    async def table(self, **options: Any) -> tuple[Table, str]:
+        return await self.manager.create(TableOptions(**options))
+
+    async def join(self, table: Table, token: str | None = None,
+                   conn: Any = None) -> tuple[Client, FakeConn]:
+        conn = conn or FakeConn(self.order)
+        client = Client(conn, self.manager.config.send_queue_size)
+        self.clients.append(client)
+        await table.join(client, token)
+        await asyncio.sleep(0)
+        return client, conn
+
+    async def seat(self, table: Table, seat: int, name: str,
+                   token: str | None = None) -> tuple[Client, FakeConn]:
+        client, conn = await self.join(table, token)
+        await table.submit(client, {"type": "sit", "seat": seat, "name": name})
+        await wait_until(lambda: any(f["type"] == "seated" for f in conn.frames))
+        return client, conn
+
+    async def close(self) -> None:
+        await self.manager.shutdown()
+        for client in self.clients:
+            await client.stop()
+
+
+@pytest.fixture
+async def harness() -> AsyncIterator[Harness]:
+    h = Harness()
+    yield h
+    await h.close()
+
+
+async def submit(table: Table, client: Client, conn: FakeConn, **intent: Any) -> dict[str, Any]:
+    """Submit an intent (with a fresh id unless it has one) and return its ack or error."""
+    intent.setdefault("id", f"t{next(_ids)}")
+    before = len(conn.frames)
+
+    def answers() -> list[dict[str, Any]]:
+        return [f for f in conn.frames[before:]
+                if f["type"] in ("ack", "error") and f["id"] == intent["id"]]
+
+    await table.submit(client, intent)
+    await wait_until(answers)
+    return answers()[0]
+
+
+async def play_random(table: Table, players: dict[int, tuple[Client, FakeConn]],
+                      rng: random.Random, until: Any) -> None:
+    """Make random legal moves for the seats in ``players`` until ``until()``."""
+    while not until():
+        match = table.match
+        if match is not None and not match.game.over and match.game.to_act in players:
+            seat = match.game.to_act
+            client, conn = players[seat]
+            action = rng.choice(match.game.legal_actions()).to_dict()
+            del action["seat"]
+            answer = await submit(table, client, conn, **action, id=f"a{table.version}",
+                                  v=table.version)
+            assert answer["type"] == "ack", answer
+        else:
+            await asyncio.sleep(0.001)
+
+
+async def test_host_sits_plays_with_bots_and_sees_only_its_hand(harness: Harness) -> None:
+    table, host = await harness.table(bots=((1, "heuristic"), (2, "random"), (3, "heuristic")))
+    _watcher, watched = await harness.join(table)
+    client, conn = await harness.join(table, host)
+    assert conn.frames[0] == {"type": "welcome", "table_id": table.id, "seat": None,
+                              "host": True, "v": 1}
+    answer = await submit(table, client, conn, type="sit", seat=0, name=" Ann ", id="s1")
+    assert answer == {"type": "ack", "id": "s1", "v": 2}
+    assert conn.last("seated") == {"type": "seated", "seat": 0, "token": None, "host": True}
+    assert (await submit(table, client, conn, type="start"))["type"] == "ack"
+    await wait_until(lambda: (table.match is not None and table.match.game.to_act == 0)
+                     or (table.match is not None and table.match.game.over))
+    await asyncio.sleep(0.01)
+    mine = conn.last()
+    assert mine["seats"][0] == {"seat": 0, "kind": "human", "name": "Ann", "bot": None,
+                                "connected": True, "away": False, "ready": False}
+    assert len(mine["game"]["hand"]) == len(table.match.game.hand(0)) > 0
+    public = watched.last()
+    assert public["v"] == mine["v"] and "hand" not in public["game"]
+    assert [e["type"] for e in watched.states()[1]["events"]][:1] == ["seat_taken"]
+
+
+async def test_every_change_is_durable_before_it_is_announced(harness: Harness) -> None:
+    table, host = await harness.table(games_to_win=1, bots=tuple((s, "random") for s in range(4)))
+    client, conn = await harness.join(table, host)
+    assert (await submit(table, client, conn, type="start"))["type"] == "ack"
+    await wait_until(lambda: table.match_id is not None and conn.states()[-1]["v"] == table.version)
+    appended: set[int] = set()
+    announced = 0
+    for kind, v in harness.order:
+        if kind == "append":
+            appended.add(v)
+        elif v > 1:
+            assert v in appended, f"state v{v} was sent before entry {v} was stored"
+            announced += 1
+    assert announced > 28  # the 28 exchange moves alone
+    assert conn.last()["v"] == table.version == harness.store.entries(table.id)[-1]["seq"]
+    assert host not in orjson.dumps(harness.store.entries(table.id)).decode()
+
+
+async def test_a_finished_match_is_recorded_and_replays(harness: Harness) -> None:
+    table, host = await harness.table(games_to_win=2, open_discards=True,
+                                      bots=tuple((s, "heuristic") for s in range(4)))
+    _client, conn = await harness.join(table)
+    admin, _ = await harness.join(table, host)
+    await table.submit(admin, {"type": "start"})
+    await wait_until(lambda: table.match_id is not None)
+    record = harness.store.matches[0]
+    match = Match.replay(record["seed"], MatchOptions(**record["options"]),
+                         [[Action.from_dict(a) for a in g["actions"]] for g in record["games"]])
+    assert (match.winner, match.totals, match.game_wins) == (
+        record["winner"], record["totals"], record["game_wins"])
+    assert record["players"][2] == {"seat": 2, "name": "Heuristic bot", "bot": True}
+    assert record["started_at"] < record["ended_at"]
+    await wait_until(lambda: conn.last()["table"]["match_id"] == 1)
+    final = conn.last()
+    assert final["table"]["status"] == "match_over"
+    assert final["events"][-1] == {"type": "match_recorded", "match_id": 1}
+    assert final["match"]["winner"] == record["winner"]
+    # With nobody human at the table there is no rematch vote: it stays over.
+    await asyncio.sleep(0.02)
+    assert table.status == "match_over" and len(harness.store.matches) == 1
+
+
+async def test_spectator_and_seats_never_see_hidden_cards(harness: Harness) -> None:
+    table, host = await harness.table(games_to_win=1, bots=((2, "random"), (3, "random")))
+    _watcher, watched = await harness.join(table)
+    a = await harness.seat(table, 0, "Ann", host)
+    b = await harness.seat(table, 1, "Bob")
+    await table.submit(a[0], {"type": "start"})
+    rng = random.Random(4)
+    await play_random(table, {0: a, 1: b}, rng, lambda: table.match_id is not None)
+    await asyncio.sleep(0.01)
+    hidden = hidden_by_version(table.options, harness.store.entries(table.id))
+    assert assert_no_leaks(watched.frames, None, hidden) > 28
+    assert assert_no_leaks(a[1].frames, 0, hidden) > 28
+    assert assert_no_leaks(b[1].frames, 1, hidden) > 28
+    # The check itself can fail: seat 0 is shown its own hand, hidden from seat 1.
+    first = next(f for f in a[1].frames if f["type"] == "state" and f["v"] in hidden)
+    with pytest.raises(AssertionError, match="viewer 1 was shown"):
+        assert_no_leaks([first], 1, hidden)
+
+
+async def test_restore_rebuilds_the_same_table_and_plays_on(harness: Harness) -> None:
+    table, host = await harness.table(games_to_win=1, bots=((2, "heuristic"), (3, "random")))
+    a = await harness.seat(table, 0, "Ann", host)
+    b = await harness.seat(table, 1, "Bob")
+    await table.submit(a[0], {"type": "start"})
+    rng = random.Random(11)
+    await play_random(table, {0: a, 1: b}, rng,
+                      lambda: table.match is not None and table.match.game.phase == "hunt"
+                      and table.match.game.to_act in (0, 1))
+    await wait_until(lambda: harness.store.entries(table.id)[-1]["seq"] == table.version)
+    stored = await harness.store.unfinished_tables()
+    assert [s.table_id for s in stored] == [table.id]
+    again = TableManager(harness.store, fast_config())
+    assert await again.restore(stored) == [table.id]
+    copy = again.get(table.id)
+    assert copy is not None and copy.version == table.version
+    for seat in (None, 0, 1, 2, 3):
+        assert copy.match.view(seat) == table.match.view(seat)
+    assert [s.public()["name"] for s in copy.seats] == ["Ann", "Bob", "Heuristic bot",
+                                                       "Random bot"]
+    assert copy.host_hash == table.host_hash
+    # The restored table is live: the players come back with their tokens and finish.
+    table.shut(1012, "restart")
+    harness.clients.clear()
+    try:
+        ann, ann_conn = await harness.join(copy, host)
+        bob, bob_conn = await harness.join(copy, b[1].last("seated")["token"])
+        assert ann_conn.last()["game"] == a[1].last()["game"]
+        await play_random(copy, {0: (ann, ann_conn), 1: (bob, bob_conn)}, rng,
+                          lambda: copy.match_id is not None)
+    finally:
+        await again.shutdown()
+
+
+async def test_restore_records_a_match_the_crash_left_unrecorded(harness: Harness) -> None:
+    table, host = await harness.table(games_to_win=1, bots=tuple((s, "random") for s in range(4)))
+    admin, _ = await harness.join(table, host)
+    await table.submit(admin, {"type": "start"})
+    entries = harness.store.entries(table.id)
+    await wait_until(lambda: entries[-1]["kind"] == "recorded")
+    crashed = StoredTable(table.id, table.options.to_dict(), table.created_at, entries[:-1])
+    store = RecordingStore()
+    store.tables[table.id] = crashed
+    copy = await Table.restore(crashed, store, fast_config())
+    assert copy.match_id == 1 and store.entries(table.id)[-1]["kind"] == "recorded"
+    assert store.matches == [harness.store.matches[0]]
+
+
+async def test_a_repeated_intent_is_applied_once_and_answered_alike(harness: Harness) -> None:
+    table, host = await harness.table()
+    players = [await harness.seat(table, s, f"P{s}", host if s == 0 else None) for s in range(4)]
+    await table.submit(players[0][0], {"type": "start"})
+    await wait_until(lambda: table.match is not None)
+    seat = table.match.game.to_act
+    client, conn = players[seat]
+    card = table.match.game.legal_actions()[0].to_dict()["card"]
+    intent = {"type": "discard", "card": card, "id": "d1", "v": table.version}
+    first = await submit(table, client, conn, **intent)
+    version = table.version
+    second = await submit(table, client, conn, **intent)
+    assert first == second == {"type": "ack", "id": "d1", "v": version}
+    assert table.version == version and len(table.match.game.actions) == 1
+    # A refused intent is remembered too: its retry does not change anything either.
+    bad = {"type": "discard", "card": card, "id": "d2", "v": version}
+    refused = await submit(table, client, conn, **bad)
+    assert refused["code"] in ("not_your_turn", "illegal")
+    assert await submit(table, client, conn, **bad) == refused
+
+
+async def test_stale_and_foreign_intents_change_nothing(harness: Harness) -> None:
+    table, host = await harness.table()
+    players = [await harness.seat(table, s, f"P{s}", host if s == 0 else None) for s in range(4)]
+    await table.submit(players[0][0], {"type": "start"})
+    await wait_until(lambda: table.match is not None)
+    game = table.match.game
+    seat = game.to_act
+    other = (seat + 1) % 4
+    card = game.legal_actions()[0].to_dict()["card"]
+    version = table.version
+    stale = await submit(table, *players[seat], type="discard", card=card, id="x", v=version - 1)
+    assert stale["code"] == "stale_version" and stale["id"] == "x" and stale["v"] == version
+    # The other seat's token acts only for its own seat, whose turn it is not.
+    foreign = await submit(table, *players[other], type="discard", card=card, id="y", v=version)
+    assert foreign["code"] == "not_your_turn"
+    assert table.version == version and game.actions == []
+    ace = next((c for c in game.hand(seat) if c[0] == "A"), None)
+    if ace is not None:
+        illegal = await submit(table, *players[seat], type="discard", card=ace, id="z", v=version)
+        assert illegal["code"] == "illegal"
+    assert table.version == version and game.actions == []
+
+
+async def test_seat_and_host_rules(harness: Harness) -> None:
+    table, host = await harness.table(bots=((3, "random"),))
+    guest, guest_conn = await harness.join(table)
+    admin, admin_conn = await harness.join(table, host)
+    assert (await submit(table, guest, guest_conn, type="sit", seat=3, name="Cy"))["code"] == (
+        "seat_taken")
+    assert (await submit(table, guest, guest_conn, type="sit", seat=1, name="\u202eevil"))[
+        "code"] == "bad_name"
+    assert (await submit(table, guest, guest_conn, type="sit", seat=1, name=" " * 3))[
+        "code"] == "bad_name"
+    assert (await submit(table, guest, guest_conn, type="add_bot", seat=0,
+                         kind="random"))["code"] == "not_host"
+    assert (await submit(table, admin, admin_conn, type="start"))["code"] == "not_now"
+    assert (await submit(table, guest, guest_conn, type="sit", seat=1, name="Cy"))["type"] == "ack"
+    token = guest_conn.last("seated")["token"]
+    assert len(token) >= 32 and table.seats[1].token_hash != token
+    assert (await submit(table, guest, guest_conn, type="sit", seat=2, name="Cy"))["code"] == (
+        "already_seated")
+    assert (await submit(table, admin, admin_conn, type="remove_bot", seat=3))["type"] == "ack"
+    assert (await submit(table, admin, admin_conn, type="remove_bot", seat=3))["code"] == "not_now"
+    for seat in (0, 2, 3):
+        assert (await submit(table, admin, admin_conn, type="add_bot", seat=seat,
+                             kind="heuristic"))["type"] == "ack"
+    assert (await submit(table, admin, admin_conn, type="start"))["type"] == "ack"
+    assert (await submit(table, admin, admin_conn, type="start"))["code"] == "not_now"
+    assert (await submit(table, guest, guest_conn, type="ready"))["code"] == "not_now"
+    assert table.status == "playing"
+    assert (await submit(table, admin, admin_conn, type="remove_bot", seat=2))["code"] == "not_now"
+
+
+async def test_turn_timer_moves_for_a_slow_player(harness: Harness) -> None:
+    table, host = await harness.table(turn_seconds=0.05,
+                                      bots=tuple((s, "random") for s in (1, 2, 3)))
+    client, conn = await harness.seat(table, 0, "Slow", host)
+    await table.submit(client, {"type": "start"})
+    await wait_until(lambda: any(e.get("type") == "auto_move" for f in conn.states()
+                                 for e in f["events"]))
+    state = next(f for f in conn.states() if any(e["type"] == "auto_move" for e in f["events"]))
+    auto = state["events"][0]
+    assert auto == {"type": "auto_move", "seat": 0, "reason": "timer"}
+    assert state["events"][1]["seat"] == 0
+    before = next(f for f in reversed(conn.states()) if f["v"] == state["v"] - 1)
+    assert before["timer"]["seat"] == 0
+    assert 0 < before["timer"]["deadline"] - before["timer"]["server_time"] <= 0.05
+    assert not table.seats[0].away and table.seats[0].client is client
+
+
+async def test_an_absent_player_is_played_for_and_takes_the_seat_back() -> None:
+    h = Harness(fast_config(reconnect_grace_seconds=0.02))
+    try:
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        a = await h.seat(table, 0, "Ann", host)
+        b = await h.seat(table, 1, "Bob")
+        await table.submit(a[0], {"type": "start"})
+        await table.leave(a[0])
+        await wait_until(lambda: table.seats[0].away)
+        assert b[1].last()["seats"][0]["connected"] is False
+        rng = random.Random(3)
+        await play_random(table, {1: b}, rng, lambda: any(
+            e.get("reason") == "away" for f in b[1].states() for e in f["events"]))
+        assert b[1].last()["seats"][0]["away"] is True
+        back, back_conn = await h.join(table, host)
+        assert back.seat == 0 and not table.seats[0].away
+        assert back_conn.last()["seats"][0] == {"seat": 0, "kind": "human", "name": "Ann",
+                                                "bot": None, "connected": True, "away": False,
+                                                "ready": False}
+    finally:
+        await h.close()
+
+
+async def test_nothing_moves_while_nobody_is_connected(harness: Harness) -> None:
+    table, host = await harness.table(bots=tuple((s, "random") for s in range(4)))
+    client, _ = await harness.join(table, host)
+    await table.submit(client, {"type": "start"})
+    await table.leave(client)
+    version = table.version
+    await asyncio.sleep(0.05)
+    assert table.version == version and table.status == "playing"
+
+
+async def test_ready_votes_start_the_next_game_and_rematch_starts_a_new_match() -> None:
+    h = Harness(fast_config(next_game_seconds=300))
+    try:
+        table, host = await h.table(games_to_win=2, bots=tuple((s, "random") for s in (1, 2, 3)))
+        a = await h.seat(table, 0, "Ann", host)
+        await table.submit(a[0], {"type": "start"})
+        rng = random.Random(5)
+        await play_random(table, {0: a}, rng, lambda: table.status != "playing")
+        while table.status == "between_games":
+            number = table.match.summary()["game_number"]
+            await asyncio.sleep(0.01)
+            assert table.match.summary()["game_number"] == number  # waits for the vote
+            assert (await submit(table, *a, type="ready", id=f"r{number}"))["type"] == "ack"
+            await play_random(table, {0: a}, rng, lambda: table.status != "playing")
+        assert table.status == "match_over"
+        await wait_until(lambda: table.match_id is not None)
+        assert (await submit(table, *a, type="rematch"))["type"] == "ack"
+
+
+        def starts() -> list[dict[str, Any]]:
+            return [e for f in a[1].states() for e in f["events"] if e["type"] == "match_start"]
+
+        await wait_until(lambda: len(starts()) == 2)
+        assert starts() == [{"type": "match_start", "match_number": 1},
+                            {"type": "match_start", "match_number": 2}]
+        assert table.status == "playing" and table.match_id is None and table.info.number == 2
+    finally:
+        await h.close()
+
+
+async def test_a_second_connection_with_the_same_token_replaces_the_first(
+        harness: Harness) -> None:
+    table, host = await harness.table()
+    first, first_conn = await harness.seat(table, 0, "Ann", host)
+    second, second_conn = await harness.join(table, host)
+    await wait_until(lambda: first_conn.closed is not None)
+    assert first_conn.closed == 4001
+    assert table.seats[0].client is second and table.clients == {second}
+    assert second_conn.frames[0]["seat"] == 0
+    await table.leave(first)  # the old socket's reader ends later: nothing changes
+    assert table.seats[0].client is second
+
+
+async def test_a_client_that_does_not_read_is_dropped() -> None:
+    h = Harness(fast_config(send_queue_size=4))
+
+    class Stuck(FakeConn):
+        async def send_bytes(self, data: bytes) -> None:
+            await asyncio.Event().wait()
+
+    try:
+        table, host = await h.table(bots=tuple((s, "random") for s in range(4)))
+        stuck = Stuck()
+        await h.join(table, None, stuck)
+        admin, _ = await h.join(table, host)
+        await table.submit(admin, {"type": "start"})
+        await wait_until(lambda: stuck.closed is not None)
+        assert stuck.closed == 4008
+    finally:
+        await h.close()
+
+
+async def test_a_broken_bot_does_not_stall_the_table(harness: Harness) -> None:
+    table, host = await harness.table(bots=tuple((s, "random") for s in range(4)))
+    client, _conn = await harness.join(table, host)
+    await table.submit(client, {"type": "start"})
+    await wait_until(lambda: table.version > 5)
+
+    class Broken:
+        name = "broken"
+
+        def observe(self, event: dict[str, Any]) -> None:
+            pass
+
+        def choose(self, view: dict[str, Any]) -> Action:
+            raise RuntimeError("bug")
+
+    async with table._lock:
+        table._bots = {s: Broken() for s in range(4)}  # type: ignore[misc]
+        version = table.version
+    await wait_until(lambda: table.version > version + 5)
+
+
+async def test_a_storage_failure_shuts_the_table(harness: Harness) -> None:
+    table, host = await harness.table()
+    client, conn = await harness.join(table, host)
+    harness.store.fail_appends = True
+    answer = await submit(table, client, conn, type="sit", seat=0, name="Ann")
+    assert answer["code"] == "unavailable"
+    await wait_until(lambda: conn.closed is not None)
+    assert conn.closed == 1011
+    assert harness.manager.get(table.id) is None
+    assert table.id in harness.store.tables  # the log stays: it is restored on restart
+
+
+async def test_a_refused_match_record_does_not_stop_the_table(harness: Harness) -> None:
+    table, host = await harness.table(games_to_win=1, bots=((1, "random"), (2, "random"),
+                                                            (3, "random")))
+    a = await harness.seat(table, 0, "Ann", host)
+    harness.store.fail_records = True
+    await table.submit(a[0], {"type": "start"})
+    await play_random(table, {0: a}, random.Random(8), lambda: table.status == "match_over")
+    await wait_until(lambda: harness.store.entries(table.id)[-1]["seq"] == table.version)
+    assert table.match_id is None and harness.store.matches == []
+    entries = list(harness.store.entries(table.id))
+    assert entries[-1]["kind"] == "action"
+    # The live table plays on: a rematch starts a new match.
+    assert (await submit(table, *a, type="rematch"))["type"] == "ack"
+    await wait_until(lambda: any(e["kind"] == "rematch" for e in harness.store.entries(table.id)))
+    assert table.status == "playing" and not table.closed
+    # The log has the whole match, so a restore from it records the match.
+    store = RecordingStore()
+    stored = StoredTable(table.id, table.options.to_dict(), table.created_at, entries)
+    store.tables[table.id] = stored
+    copy = await Table.restore(stored, store, fast_config())
+    assert copy.match_id == 1 and len(store.matches) == 1
+
+
+async def test_idle_tables_are_closed() -> None:
+    h = Harness(fast_config(idle_seconds=0.01))
+    try:
+        table, host = await h.table()
+        client, _ = await h.join(table, host)
+        busy, _ = await h.table()
+        await asyncio.sleep(0.02)
+        assert await h.manager.close_idle() == [busy.id]
+        await table.leave(client)
+        await asyncio.sleep(0.02)
+        assert await h.manager.close_idle() == [table.id]
+        assert h.manager.tables == {} and h.store.tables == {}
+    finally:
+        await h.close()
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="distinct"):
+        TableOptions(bots=((1, "random"), (1, "heuristic")))
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        TableOptions(bots=((1, "genius"),))
+    with pytest.raises(ValueError):
+        TableOptions(games_to_win=0)
+    options = TableOptions(games_to_win=3, turn_seconds=30, bots=((2, "random"),))
+    assert TableOptions.from_dict(options.to_dict()) == options
