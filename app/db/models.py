@@ -1,0 +1,177 @@
+"""The database tables: live tables and their logs, finished matches and their games.
+
+Alembic autogenerates from ``Base.metadata``; the revisions in migrations/
+must match these models exactly (tests/db/test_models_migrations.py checks it).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Fixed constraint names, so migrations can drop or alter constraints the same
+# way on SQLite (batch mode) and PostgreSQL.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Base class for all ORM models."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every backend.
+
+    PostgreSQL keeps the offset (``timestamptz``); SQLite stores the text
+    without one, so values are converted to UTC on the way in and read back
+    as UTC. A naive datetime is refused rather than guessed.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value.isoformat()}: give a timezone")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+# Player-name search is a case-insensitive prefix match on ``name_key`` (the
+# casefolded name). PostgreSQL's LIKE 'prefix%' can use a text_pattern_ops
+# index whatever the database collation; SQLite's only with a NOCASE column.
+NameKey = String().with_variant(String(collation="NOCASE"), "sqlite")
+
+
+def name_key(name: str) -> str:
+    """The form of a player name that searches compare: trimmed and casefolded."""
+    return " ".join(name.split()).casefold()
+
+
+class LiveTable(Base):
+    """A table the server must restore on start until it is closed."""
+
+    __tablename__ = "live_tables"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    #: The last match this table finished (it may have started a rematch since).
+    last_match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"))
+
+
+class TableLogEntry(Base):
+    """One entry of a live table's append-only log."""
+
+    __tablename__ = "table_log"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("live_tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    entry: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class MatchRecord(Base):
+    """A finished match: what ``GET /api/matches`` lists."""
+
+    __tablename__ = "matches"
+    __table_args__ = (
+        # A restored table may report the same match twice; this makes it one row.
+        UniqueConstraint("table_id", "seed", "started_at"),
+        Index("ix_matches_newest", "ended_at", "id"),
+        CheckConstraint("winner BETWEEN 0 AND 3", name="winner_seat"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    winner: Mapped[int] = mapped_column(SmallInteger)
+    game_wins: Mapped[list[int]] = mapped_column(JSON)
+    totals: Mapped[list[int]] = mapped_column(JSON)
+
+    players: Mapped[list[MatchPlayer]] = relationship(
+        back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan",
+        passive_deletes=True)
+    games: Mapped[list[GameRecord]] = relationship(
+        back_populates="match", order_by="GameRecord.number", cascade="all, delete-orphan",
+        passive_deletes=True)
+
+
+class MatchPlayer(Base):
+    """Who sat where in a match."""
+
+    __tablename__ = "match_players"
+    __table_args__ = (
+        Index("ix_match_players_name_key", "name_key", "match_id",
+              postgresql_ops={"name_key": "text_pattern_ops"}),
+        CheckConstraint("seat BETWEEN 0 AND 3", name="seat"),
+    )
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String)
+    name_key: Mapped[str] = mapped_column(NameKey)
+    is_bot: Mapped[bool] = mapped_column(Boolean)
+
+    match: Mapped[MatchRecord] = relationship(back_populates="players")
+
+
+class GameRecord(Base):
+    """One game of a finished match, with all it takes to replay it."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("dealer BETWEEN 0 AND 3", name="dealer_seat"),
+        CheckConstraint("winner BETWEEN 0 AND 3", name="winner_seat"),
+    )
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    dealer: Mapped[int] = mapped_column(SmallInteger)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    hands: Mapped[list[list[str]]] = mapped_column(JSON)
+    actions: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    #: None for a drawn game.
+    winner: Mapped[int | None] = mapped_column(SmallInteger)
+    #: The rabbit that broke a tie ("QD"), "draw", or None when nobody tied.
+    tie_break: Mapped[str | None] = mapped_column(String(8))
+
+    match: Mapped[MatchRecord] = relationship(back_populates="games")
