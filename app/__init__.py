@@ -1,0 +1,1 @@
+"""Dingo Online: the server for the four-player card game Dingo."""

@@ -1,0 +1,186 @@
+"""History of finished matches: search, one match's score table, and a game's replay."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
+from pydantic import BaseModel
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.replay import replay_game
+from app.db import repository
+from app.db.models import MatchRecord
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with request.app.state.db_sessionmaker() as session:
+        yield session
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+class PlayerPublic(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+
+
+class MatchSummary(BaseModel):
+    id: int
+    table_id: str
+    started_at: datetime
+    ended_at: datetime
+    players: list[PlayerPublic]  # by seat
+    game_wins: list[int]  # per seat
+    totals: list[int]  # cumulative points per seat
+    winner: int  # seat
+
+
+class MatchPage(BaseModel):
+    items: list[MatchSummary]  # newest first
+    total: int  # matches passing the filters
+    limit: int
+    offset: int
+    next_offset: int | None  # None on the last page
+
+
+class GamePublic(BaseModel):
+    """One game's result and what it takes to replay it."""
+
+    number: int
+    dealer: int
+    seed: int | None
+    hands: list[list[str]]  # as dealt, per seat
+    actions: list[dict[str, Any]]  # Action.to_dict() in order; compulsory plays are implied
+    scores: list[int]
+    winner: int | None  # None: a draw
+    tie_break: str | None  # the rabbit that broke a tie, "draw", or None
+    replay_url: str
+
+
+class MatchDetail(MatchSummary):
+    seed: int
+    options: dict[str, Any]
+    games: list[GamePublic]
+
+
+class ScoreChange(BaseModel):
+    rank: str
+    rabbit: str
+    rule: str  # void, no_wolf, one_wolf, two_wolves, ace_caught, ace_no_wolf
+    points: list[int]  # per seat
+    explanation: str
+
+
+class TableAfter(BaseModel):
+    """Everything on the table at one point of a replay; nothing is hidden any more."""
+
+    stage: str
+    to_act: int | None
+    hands: list[list[str]]
+    discards: list[str]
+    rabbits: list[str]  # still to be hunted
+    dead_rabbits: list[str]
+    hunt: dict[str, Any] | None  # the hunt in progress and its plays so far
+    score_piles: list[list[str]]
+    penalty_piles: list[list[str]]
+    scores: list[int]  # running score per seat
+
+
+class ReplayDeal(TableAfter):
+    dealer: int
+
+
+class ReplayStep(TableAfter):
+    index: int  # 1-based
+    action: dict[str, Any]
+    text: str
+    events: list[dict[str, Any]]  # engine events, in full (passed and discarded cards too)
+    score_changes: list[ScoreChange]  # one per hunt resolved by this step
+
+
+class GameReplay(BaseModel):
+    match_id: int
+    number: int
+    dealer: int
+    seed: int | None
+    players: list[PlayerPublic]
+    deal: ReplayDeal
+    steps: list[ReplayStep]
+    result: dict[str, Any]  # scores, winner, tie_break, final piles and hands
+
+
+def _not_found(code: str, message: str) -> HTTPException:
+    return HTTPException(status_code=404, detail={"code": code, "message": message})
+
+
+def _players(match: MatchRecord) -> list[PlayerPublic]:
+    return [PlayerPublic(seat=p.seat, name=p.name, bot=p.is_bot) for p in match.players]
+
+
+def _summary(match: MatchRecord) -> dict[str, Any]:
+    return {"id": match.id, "table_id": match.table_id, "started_at": match.started_at,
+            "ended_at": match.ended_at, "players": _players(match),
+            "game_wins": match.game_wins, "totals": match.totals, "winner": match.winner}
+
+
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such match (or game)"}}
+# Ids beyond the column types are refused (422) rather than sent to PostgreSQL.
+MatchId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+GameNumber = Annotated[int, Path(ge=1, le=2**15 - 1)]
+
+
+@router.get("")
+async def list_matches(
+    session: SessionDep,
+    player: Annotated[str | None, Query(
+        min_length=1, max_length=64, pattern=r"\S",
+        description="Keep matches with a player whose name starts with this (any case).",
+    )] = None,
+    table: Annotated[str | None, Query(min_length=1, max_length=64,
+                                       description="Keep matches of this table.")] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+) -> MatchPage:
+    """Finished matches, newest first."""
+    page = await repository.list_matches(session, player=player, table_id=table,
+                                         limit=limit, offset=offset)
+    more = offset + len(page.matches) < page.total
+    return MatchPage(items=[MatchSummary(**_summary(m)) for m in page.matches],
+                     total=page.total, limit=limit, offset=offset,
+                     next_offset=offset + len(page.matches) if more else None)
+
+
+@router.get("/{match_id}", responses=NOT_FOUND)
+async def get_match(match_id: MatchId, session: SessionDep) -> MatchDetail:
+    """One match: players, every game's scores and winner, and each game's record."""
+    match = await repository.get_match(session, match_id)
+    if match is None:
+        raise _not_found("unknown_match", f"no finished match has id {match_id}")
+    games = [GamePublic(number=g.number, dealer=g.dealer, seed=g.seed, hands=g.hands,
+                        actions=g.actions, scores=g.scores, winner=g.winner,
+                        tie_break=g.tie_break,
+                        replay_url=f"/api/matches/{match_id}/games/{g.number}/replay")
+             for g in match.games]
+    return MatchDetail(**_summary(match), seed=match.seed, options=match.options, games=games)
+
+
+@router.get("/{match_id}/games/{number}/replay", responses=NOT_FOUND)
+async def replay(match_id: MatchId, number: GameNumber, session: SessionDep) -> GameReplay:
+    """A game replayed through the rules engine, step by step, every hand visible."""
+    game = await repository.get_game(session, match_id, number)
+    if game is None:
+        if await session.get(MatchRecord, match_id) is None:
+            raise _not_found("unknown_match", f"no finished match has id {match_id}")
+        raise _not_found("unknown_game", f"match {match_id} has no game {number}")
+    players = _players(game.match)
+    replayed = replay_game(game.hands, game.dealer, game.actions, [p.name for p in players],
+                           open_discards=bool(game.match.options.get("open_discards")))
+    return GameReplay(match_id=match_id, number=number, dealer=game.dealer, seed=game.seed,
+                      players=players, **replayed)

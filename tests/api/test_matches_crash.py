@@ -1,0 +1,141 @@
+"""``kill -9`` of a real ``dingo serve`` in the middle of a hunt loses nothing.
+
+The server runs as its own process on SQLite (and on PostgreSQL with
+TEST_DATABASE_URL), applying the migrations itself on its first start. Four
+people play over WebSockets; the server is killed right after an action was
+acknowledged, started again on the same database, and every seat must find
+exactly the view it had. The match is then played out and must appear in the
+history with the scores the players saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from matchdb import POSTGRES, SQLITE, fresh_postgres_database
+from tablekit import Player
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(params=[SQLITE, pytest.param(POSTGRES, marks=pytest.mark.postgres)])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == SQLITE:
+        yield f"sqlite+aiosqlite:///{tmp_path / 'dingo.db'}"
+        return
+    with fresh_postgres_database(request.getfixturevalue("postgres_url"), "dingo_kill") as url:
+        yield url
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@asynccontextmanager
+async def dingo_serve(url: str, tmp_path: Path) -> AsyncIterator[tuple[str, int]]:
+    """``dingo serve`` in a process of its own; yields (host:port, pid); kills it on exit."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": url, "DINGO_PORT": str(port), "LOG_LEVEL": "WARNING"}
+    with open(tmp_path / f"serve-{port}.log", "wb") as log:
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "app.cli", "serve", cwd=ROOT, env=env, stdout=log,
+            stderr=log)
+        try:
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+                for _ in range(300):
+                    if server.returncode is not None:
+                        break
+                    try:
+                        if (await http.get("/readyz")).status_code == 200:
+                            break
+                    except httpx.TransportError:
+                        pass
+                    await asyncio.sleep(0.05)
+            assert server.returncode is None, (tmp_path / f"serve-{port}.log").read_text()
+            yield f"127.0.0.1:{port}", server.pid
+        finally:
+            if server.returncode is None:
+                server.kill()
+            await server.wait()
+
+
+async def join(base: str, table_id: str, token: str | None) -> Player:
+    ws = await connect(f"ws://{base}/ws/{table_id}", compression=None, max_size=2**22)
+    player = Player(ws)
+    await player.send({"type": "hello", "token": token})
+    await player.expect("welcome")
+    await player.next_state()
+    return player
+
+
+def seat_view(state: dict[str, Any]) -> dict[str, Any]:
+    """What a seat sees, minus the event log and who is connected right now."""
+    return {"v": state["v"], "match": state["match"], "game": state["game"],
+            "table": {k: v for k, v in state["table"].items() if k != "seats"}}
+
+
+async def play_one(players: list[Player], rng: random.Random) -> None:
+    """Everyone catches up with the latest version, then the seat to act plays at random."""
+    version = max(p.state["v"] for p in players)
+    for p in players:
+        await p.until(lambda s, v=version: s["v"] >= v)
+    game = players[0].state["game"]
+    if game is not None and game["to_act"] is not None:
+        await players[game["to_act"]].play_random(rng)
+    else:  # between games: everyone is ready for the next
+        for p in players:
+            await p.intent({"type": "ready"})
+
+
+async def test_kill_9_mid_hunt_loses_nothing(empty_url: str, tmp_path: Path) -> None:
+    rng = random.Random(5)
+    async with dingo_serve(empty_url, tmp_path) as (base, pid):
+        async with httpx.AsyncClient(base_url=f"http://{base}") as http:
+            r = await http.post("/api/tables", json={"games_to_win": 1})
+            assert r.status_code == 201, r.text
+            table_id, host = r.json()["table_id"], r.json()["host_token"]
+        players = [await join(base, table_id, host if seat == 0 else None) for seat in range(4)]
+        for seat, p in enumerate(players):
+            answer = await p.intent({"type": "sit", "seat": seat, "name": f"P{seat}"})
+            assert answer["type"] == "ack", answer
+        assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+        tokens = [host] + [p.token for p in players[1:]]
+        # Into the hunts, then an acknowledged hunt decision, then the kill.
+        while players[0].state["game"]["phase"] != "hunt":
+            await play_one(players, rng)
+        await play_one(players, rng)
+        version = max(p.state["v"] for p in players)
+        before = [seat_view(await p.until(lambda s: s["v"] >= version)) for p in players]
+        assert before[0]["game"]["phase"] == "hunt"
+        os.kill(pid, signal.SIGKILL)
+
+    async with dingo_serve(empty_url, tmp_path) as (base, _pid):
+        again = [await join(base, table_id, token) for token in tokens]
+        assert [seat_view(p.state) for p in again] == before
+        while again[0].state["table"]["match_id"] is None:
+            await play_one(again, rng)
+        final = again[0].state["match"]
+        async with httpx.AsyncClient(base_url=f"http://{base}") as http:
+            page = (await http.get("/api/matches", params={"table": table_id})).json()
+            assert [m["id"] for m in page["items"]] == [again[0].state["table"]["match_id"]]
+            detail = (await http.get(f"/api/matches/{page['items'][0]['id']}")).json()
+        assert detail["totals"] == final["totals"] and detail["winner"] == final["winner"]
+        assert [g["scores"] for g in detail["games"]] == [g["scores"] for g in final["games"]]
+        assert [p["name"] for p in detail["players"]] == ["P0", "P1", "P2", "P3"]
+        for p in again:
+            await p.ws.close()

@@ -1,0 +1,82 @@
+"""HTTP routes of tables, on a real uvicorn server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from tablekit import Live, live_server
+
+from app.api.schemas import BotKind
+from app.game.bots import BOT_KINDS
+
+
+@pytest.fixture
+async def live(tmp_path: Path) -> AsyncIterator[Live]:
+    async for server in live_server(tmp_path):
+        yield server
+
+
+async def test_create_table_with_defaults(live: Live) -> None:
+    r = await live.http.post("/api/tables", json={})
+    assert r.status_code == 201
+    body = r.json()
+    assert set(body) == {"table_id", "url", "host_token"}
+    assert body["url"] == f"/t/{body['table_id']}"
+    assert len(body["table_id"]) >= 11 and len(body["host_token"]) >= 32
+    info = (await live.http.get(f"/api/tables/{body['table_id']}")).json()
+    assert info["options"] == {"games_to_win": 5, "points_to_win": None,
+                               "open_discards": False, "turn_seconds": None}
+    assert info["status"] == "lobby" and info["spectators"] == 0 and info["match_id"] is None
+    assert [s["kind"] for s in info["seats"]] == ["empty"] * 4
+    assert body["host_token"] not in r.text.replace(body["host_token"], "", 1)
+
+
+async def test_create_table_with_options_and_bots(live: Live) -> None:
+    table_id, _ = await live.create(games_to_win=2, points_to_win=50, open_discards=True,
+                                    turn_seconds=30,
+                                    bots=[{"seat": 1}, {"seat": 3, "kind": "random"}])
+    info = (await live.http.get(f"/api/tables/{table_id}")).json()
+    assert info["options"] == {"games_to_win": 2, "points_to_win": 50, "open_discards": True,
+                               "turn_seconds": 30}
+    assert [(s["kind"], s["bot"], s["name"]) for s in info["seats"]] == [
+        ("empty", None, None), ("bot", "heuristic", "Heuristic bot"), ("empty", None, None),
+        ("bot", "random", "Random bot")]
+    assert live.store.tables[table_id].options["bots"] == [
+        {"seat": 1, "kind": "heuristic"}, {"seat": 3, "kind": "random"}]
+
+
+@pytest.mark.parametrize("body", [
+    {"games_to_win": 0}, {"games_to_win": 51}, {"points_to_win": 0}, {"turn_seconds": 2},
+    {"bots": [{"seat": 4}]}, {"bots": [{"seat": 1, "kind": "genius"}]},
+    {"bots": [{"seat": 1}, {"seat": 1}]}, {"colour": "red"}, {"open_discards": "maybe"},
+])
+async def test_bad_options_are_refused(live: Live, body: dict[str, object]) -> None:
+    r = await live.http.post("/api/tables", json=body)
+    assert r.status_code == 422
+    assert live.manager.tables == {}
+
+
+async def test_unknown_table(live: Live) -> None:
+    r = await live.http.get("/api/tables/nope")
+    assert r.status_code == 404
+    assert r.json()["detail"]["code"] == "unknown_table"
+    assert (await live.http.get("/t/nope")).status_code == 404
+
+
+async def test_table_page(live: Live) -> None:
+    table_id, _ = await live.create()
+    r = await live.http.get(f"/t/{table_id}")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/html")
+    assert r.text == (Path(__file__).resolve().parents[2] / "static" / "table.html").read_text()
+
+
+async def test_table_ids_are_random(live: Live) -> None:
+    ids = {(await live.create())[0] for _ in range(5)}
+    assert len(ids) == 5
+
+
+def test_wire_bot_kinds_are_the_engines() -> None:
+    assert set(BotKind.__args__) == set(BOT_KINDS)

@@ -1,0 +1,229 @@
+"""Bad input, stale and foreign intents, limits: each gets an error code and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from tablekit import Live, Player, live_server
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+
+@pytest.fixture
+async def live(tmp_path: Path) -> AsyncIterator[Live]:
+    async for server in live_server(tmp_path):
+        yield server
+
+
+async def started(live: Live) -> tuple[str, list[Player]]:
+    """A table with four seated players and its match started."""
+    table_id, host = await live.create()
+    players = []
+    for seat in range(4):
+        player = await live.player(table_id, host if seat == 0 else None)
+        assert (await player.intent({"type": "sit", "seat": seat, "name": f"P{seat}"}))[
+            "type"] == "ack"
+        players.append(player)
+    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+    for player in players:
+        await player.until(lambda s: s["table"]["status"] == "playing")
+    return table_id, players
+
+
+async def error_for(player: Player, raw: str | bytes) -> dict[str, Any]:
+    await player.ws.send(raw)
+    return await player.expect("error")
+
+
+GARBAGE: list[tuple[str | bytes, str]] = [
+    ("not json", "malformed"),
+    (b"\xff\xfe", "malformed"),
+    ("[1, 2]", "malformed"),
+    ('"hello"', "malformed"),
+    ("{}", "unknown_type"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"type": ["discard"]}', "unknown_type"),
+    ('{"type": "discard", "card": "7H"}', "malformed"),
+    ('{"type": "discard", "card": "ZZ", "id": "a", "v": 1}', "malformed"),
+    ('{"type": "discard", "card": "7H", "id": "bad id!", "v": 1}', "malformed"),
+    ('{"type": "discard", "card": "7H", "id": "a", "v": "1"}', "malformed"),
+    ('{"type": "discard", "card": "7H", "id": "a", "v": 1, "seat": 2}', "malformed"),
+    ('{"type": "discard", "card": "7H", "id": "a", "v": 100000000000000000000000}', "malformed"),
+    ('{"type": "play", "cards": ["7C", "7S", "8C"], "id": "a", "v": 1}', "malformed"),
+    ('{"type": "play", "cards": "7C", "id": "a", "v": 1}', "malformed"),
+    ('{"type": "sit", "seat": true, "name": "x"}', "malformed"),
+    ('{"type": "sit", "seat": 7, "name": "x"}', "malformed"),
+    ('{"type": "sit", "seat": {"a": [1, {"b": null}]}, "name": "x"}', "malformed"),
+    ('{"type": "sit", "seat": 1, "name": "\\u0000"}', "already_seated"),
+    ('{"type": "add_bot", "seat": 1, "kind": "random"}', "not_host"),
+    ('{"type": "start"}', "not_host"),
+    ('{"type": "ready"}', "not_now"),
+    ('{"type": "rematch"}', "not_now"),
+    ('{"type": "chat", "text": "' + "x" * 201 + '"}', "bad_chat"),
+    ('{"type": "chat", "text": " \\u200b "}', "bad_chat"),
+    ('{"type": "hello", "token": "' + "t" * 32 + '"}', "bad_token"),
+]
+
+
+async def test_invalid_messages_get_error_codes_and_change_nothing(live: Live) -> None:
+    table_id, players = await started(live)
+    table = live.manager.get(table_id)
+    assert table is not None
+    seat = players[0].state["game"]["to_act"]
+    index = next(s for s in (1, 2, 3) if s != seat)  # neither the host nor the seat to act
+    other = players[index]
+    version, views = table.version, [table.match.view(s) for s in range(4)]
+    for raw, code in GARBAGE:
+        error = await error_for(other, raw)
+        assert error["code"] == code, (raw, error)
+        assert error["message"]
+    assert error["v"] == version
+    assert table.version == version and [table.match.view(s) for s in range(4)] == views
+    # The connection is still open and still the same seat.
+    await other.send({"type": "sync"})
+    state = await other.next_state()
+    assert state["v"] == version and state["game"]["seat"] == index
+
+
+async def test_an_error_echoes_a_well_formed_intent_id_only(live: Live) -> None:
+    _, players = await started(live)
+    error = await error_for(players[1], '{"type": "discard", "card": "ZZ", "id": "k9", "v": 1}')
+    assert error["id"] == "k9"
+    error = await error_for(players[1], '{"type": "discard", "card": "ZZ", "id": "<b>", "v": 1}')
+    assert error["id"] is None
+
+
+async def test_a_stale_version_is_refused(live: Live) -> None:
+    _table_id, players = await started(live)
+    seat = players[0].state["game"]["to_act"]
+    player = players[seat]
+    card = player.state["game"]["legal"][0]["card"]
+    version = player.state["v"]
+    await player.send({"type": "discard", "card": card, "id": "old", "v": version - 1})
+    error = await player.expect("error")
+    assert (error["code"], error["id"], error["v"]) == ("stale_version", "old", version)
+    # The same intent on the current version is a new id and goes through.
+    await player.send({"type": "discard", "card": card, "id": "new", "v": version})
+    assert await player.expect("ack") == {"type": "ack", "id": "new", "v": version + 1}
+
+
+async def test_one_seats_token_cannot_act_for_another_seat(live: Live) -> None:
+    table_id, players = await started(live)
+    seat = players[0].state["game"]["to_act"]
+    card = players[seat].state["game"]["legal"][0]["card"]
+    intruder = players[(seat + 1) % 4]
+    version = intruder.state["v"]
+    answer = await intruder.intent({"type": "discard", "card": card}, versioned=True)
+    assert answer["code"] == "not_your_turn"
+    # Naming the other seat in the message does not help either.
+    answer = await error_for(intruder, orjson.dumps(
+        {"type": "discard", "card": card, "seat": seat, "id": "x", "v": version}))
+    assert answer["code"] == "malformed"
+    # A spectator holds no seat at all.
+    spectator = await live.player(table_id)
+    answer = await spectator.intent({"type": "discard", "card": card}, versioned=True)
+    assert answer["code"] == "not_seated"
+    table = live.manager.get(table_id)
+    assert table is not None and table.version == version
+
+
+async def test_a_repeated_intent_is_answered_again_and_applied_once(live: Live) -> None:
+    table_id, players = await started(live)
+    seat = players[0].state["game"]["to_act"]
+    player = players[seat]
+    card = player.state["game"]["legal"][0]["card"]
+    version = player.state["v"]
+    intent = {"type": "discard", "card": card, "id": "once", "v": version}
+    answers = []
+    for _ in range(5):
+        await player.send(intent)
+        answers.append(await player.expect("ack"))
+    assert answers == [{"type": "ack", "id": "once", "v": version + 1}] * 5
+    table = live.manager.get(table_id)
+    assert table is not None and table.version == version + 1
+    assert len(table.match.game.actions) == 1
+
+
+async def test_hello_must_come_first(live: Live) -> None:
+    table_id, _ = await live.create()
+    async with connect(f"ws://{live.base}/ws/{table_id}") as ws:
+        await ws.send('{"type": "sit", "seat": 0, "name": "Ann", "id": "s"}')
+        error = orjson.loads(await ws.recv())
+        assert (error["code"], error["id"]) == ("hello_first", "s")
+        await ws.send('{"type": "hello"}')
+        assert orjson.loads(await ws.recv())["type"] == "welcome"
+
+
+async def test_a_message_over_the_size_limit_closes_the_socket(live: Live) -> None:
+    table_id, players = await started(live)
+    player = players[1]
+    error = await error_for(player, '{"type": "chat", "text": "' + "x" * 5000 + '"}')
+    assert error["code"] == "too_large"
+    assert await player.closed_code() == 1009
+    assert live.manager.get(table_id).version == players[0].state["v"]
+
+
+async def test_an_unknown_table_is_refused(live: Live) -> None:
+    async with connect(f"ws://{live.base}/ws/nothere") as ws:
+        error = orjson.loads(await ws.recv())
+        assert error["code"] == "unknown_table"
+        await ws.wait_closed()
+        assert ws.close_code == 4404
+
+
+async def test_a_new_socket_with_the_same_token_replaces_the_old_one(live: Live) -> None:
+    table_id, host = await live.create()
+    first = await live.player(table_id, host)
+    await first.intent({"type": "sit", "seat": 0, "name": "Ann"})
+    second = await live.player(table_id, host)
+    assert second.frames[0] == {"type": "welcome", "table_id": table_id, "seat": 0,
+                                "host": True, "v": 2}
+    assert await first.closed_code() == 4001
+    table = live.manager.get(table_id)
+    assert table is not None and len(table.clients) == 1
+
+
+async def test_chat_goes_to_everyone_as_plain_text(live: Live) -> None:
+    table_id, host = await live.create()
+    ann = await live.player(table_id, host)
+    await ann.intent({"type": "sit", "seat": 0, "name": "Ann"})
+    watcher = await live.player(table_id)
+    await ann.send({"type": "chat", "text": "  <b>hi</b>\n there  "})
+    for player in (ann, watcher):
+        line = await player.expect("chat")
+        assert (line["seat"], line["name"], line["text"]) == (0, "Ann", "<b>hi</b>  there")
+    await watcher.send({"type": "chat", "text": "me too"})
+    assert (await watcher.expect("error"))["code"] == "not_seated"
+
+
+async def test_a_flood_is_throttled_then_disconnected(live: Live) -> None:
+    table_id, host = await live.create()
+    flooder = await live.player(table_id)
+    calm = await live.player(table_id, host)
+    reading = asyncio.create_task(flooder.read_all())
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(1000):
+            await flooder.ws.send('{"type": "sync"}')
+    await reading
+    assert flooder.ws.close_code == 1008
+    codes = [f["code"] for f in flooder.frames if f["type"] == "error"]
+    assert codes and set(codes) == {"rate_limited"}
+    await calm.send({"type": "sync"})
+    assert (await calm.next_state())["v"] == 1
+
+
+async def test_a_foreign_origin_is_refused(live: Live) -> None:
+    table_id, _ = await live.create()
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(f"ws://{live.base}/ws/{table_id}", origin="http://evil.example"):
+            pass
+    assert refused.value.response.status_code == 403
+    async with connect(f"ws://{live.base}/ws/{table_id}", origin=f"http://{live.base}") as ws:
+        await ws.send('{"type": "hello"}')
+        assert orjson.loads(await ws.recv())["type"] == "welcome"

@@ -1,0 +1,360 @@
+"""Shared by tests/table and tests/api/test_ws*.py: fakes, a live server, players, leak checks.
+
+The live server is real uvicorn on a free port in the test's own event loop,
+so a test can talk to it over real WebSockets and still look at the tables
+and the store it runs on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import uvicorn
+from fastapi import FastAPI
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from app.api.schemas import SERVER_MESSAGE
+from app.config import Settings
+from app.db.migrate import run_migrations
+from app.game import Action, Match, codes
+from app.main import create_app
+from app.table.manager import TableManager
+from app.table.ports import MemoryStore
+from app.table.table import TableConfig, TableOptions
+
+TIMEOUT = 10.0
+CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
+
+
+# -- fakes --------------------------------------------------------------------------
+
+
+class RecordingStore(MemoryStore):
+    """A MemoryStore that writes what it was asked into a shared ``order`` list."""
+
+    def __init__(self, order: list[tuple[str, int]] | None = None) -> None:
+        super().__init__()
+        self.order = order if order is not None else []
+        self.fail_appends = False
+        self.fail_records = False
+
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
+        await asyncio.sleep(0)  # durable "later": nothing may be announced meanwhile
+        if self.fail_appends:
+            raise OSError("disk full")
+        await super().append(table_id, seq, entry)
+        self.order.append(("append", seq))
+
+    async def finish_match(self, record: dict[str, Any]) -> int:
+        if self.fail_records:
+            raise ValueError("games[0].scores: do not add up")
+        return await super().finish_match(record)
+
+    def entries(self, table_id: str) -> list[dict[str, Any]]:
+        return self.tables[table_id].entries
+
+
+class FakeConn:
+    """A ``Connection`` that keeps every message it was sent, decoded."""
+
+    def __init__(self, order: list[tuple[str, int]] | None = None) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self.closed: int | None = None
+        self.order = order
+
+    async def send_bytes(self, data: bytes) -> None:
+        message = orjson.loads(data)
+        SERVER_MESSAGE.validate_python(message)
+        self.frames.append(message)
+        if self.order is not None and message["type"] == "state":
+            self.order.append(("state", message["v"]))
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = code
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "state"]
+
+    def last(self, kind: str = "state") -> dict[str, Any]:
+        return [f for f in self.frames if f["type"] == kind][-1]
+
+
+async def wait_until(predicate: Callable[[], object], timeout: float = TIMEOUT) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError("timed out waiting for the table")
+        await asyncio.sleep(0.002)
+
+
+def fast_config(**changes: Any) -> TableConfig:
+    base = {"reconnect_grace_seconds": 30.0, "bot_delay_seconds": 0.0,
+            "next_game_seconds": 0.0, "idle_seconds": 600.0}
+    return TableConfig(**{**base, **changes})
+
+
+# -- what each viewer may not see ----------------------------------------------------
+
+
+def hidden_by_version(options: TableOptions, entries: list[dict[str, Any]]
+                      ) -> dict[int, dict[int | None, set[str]]]:
+    """For each version during a game, the cards each viewer (``None``: spectator) must not see.
+
+    Rebuilt from the log with the bare rules engine: every card in a hand and,
+    under closed discards, every discard under the top, except the viewer's own
+    hand and the cards it discarded, passed or received itself.
+    """
+    hidden: dict[int, dict[int | None, set[str]]] = {}
+    match: Match | None = None
+    mine: dict[int, set[str]] = {}
+    for entry in entries:
+        kind = entry["kind"]
+        if kind in ("start", "rematch", "next_game"):
+            if kind == "next_game":
+                assert match is not None
+                match.start_next_game()
+            else:
+                match = Match(entry["seed"], options.match_options())
+            mine = {s: set() for s in range(4)}
+        elif kind == "action":
+            assert match is not None
+            action = entry["action"]
+            match.apply(Action.from_dict(action))
+            if action["type"] == "discard":
+                mine[action["seat"]].add(action["card"])
+        if match is None or match.game.over:
+            continue
+        game = match.game
+        hands = {s: set(game.hand(s)) for s in range(4)}
+        in_hands = set().union(*hands.values())
+        under = set() if game.open_discards else set(codes(game.discards[:-1]))
+        per: dict[int | None, set[str]] = {None: in_hands | under}
+        for s in range(4):
+            view = game.view(s)
+            known = ({p["card"] for p in view["passed"]} | {r["card"] for r in view["received"]}
+                     | hands[s])
+            per[s] = (in_hands | under) - known - mine[s]
+        hidden[entry["seq"]] = per
+    return hidden
+
+
+def card_strings(value: Any) -> set[str]:
+    """Every string in a JSON value that is a card code.
+
+    A ``rabbit`` field only names the rabbit being hunted (``AD`` in the ace
+    hunt, whoever holds it), so it is not a card shown from a hand.
+    """
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(v for k, v in item.items() if k != "rabbit")
+            stack.extend(item.keys())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and CARD.match(item):
+            found.add(item)
+    return found
+
+
+def assert_no_leaks(frames: list[dict[str, Any]], viewer: int | None,
+                    hidden: dict[int, dict[int | None, set[str]]]) -> int:
+    """No state frame shows ``viewer`` a card hidden from it at that version; returns checks."""
+    checked = 0
+    for frame in frames:
+        if frame["type"] != "state" or frame["v"] not in hidden:
+            continue
+        leaked = card_strings(frame) & hidden[frame["v"]][viewer]
+        assert not leaked, f"viewer {viewer} was shown {sorted(leaked)} at v{frame['v']}"
+        checked += 1
+    return checked
+
+
+# -- a live server and players over real WebSockets -----------------------------------------
+
+
+@dataclass
+class Live:
+    app: FastAPI
+    base: str
+    store: Any  # a RecordingStore, or the app's SqlStore with ``real_store``
+    http: httpx.AsyncClient
+    players: list[Player] = field(default_factory=list)
+
+    @property
+    def manager(self) -> TableManager:
+        manager: TableManager = self.app.state.tables
+        return manager
+
+    async def create(self, **options: Any) -> tuple[str, str]:
+        r = await self.http.post("/api/tables", json=options)
+        assert r.status_code == 201, r.text
+        body = r.json()
+        return body["table_id"], body["host_token"]
+
+    async def player(self, table_id: str, token: str | None = None) -> Player:
+        ws = await connect(f"ws://{self.base}/ws/{table_id}", compression=None,
+                           max_size=2**22)
+        player = Player(ws)
+        self.players.append(player)
+        await player.send({"type": "hello", "token": token})
+        await player.expect("welcome")
+        await player.next_state()
+        return player
+
+
+_template: list[Path] = []
+
+
+async def migrated_sqlite(path: Path) -> str:
+    """A migrated SQLite file at ``path`` (migrations run once per test run, then copied)."""
+    if not _template:
+        template = Path(tempfile.mkdtemp(prefix="dingo-template-")) / "template.db"
+        await asyncio.to_thread(run_migrations, f"sqlite+aiosqlite:///{template}")
+        _template.append(template)
+    shutil.copyfile(_template[0], path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+async def live_server(tmp_path: Path, config: TableConfig | None = None,
+                      real_store: bool = False, **settings: Any) -> AsyncIterator[Live]:
+    """Run the app under uvicorn on a free port, in this event loop.
+
+    By default its tables run on a fresh ``RecordingStore`` with fast timings
+    (``config``); with ``real_store`` they keep the app's own SQL store and
+    settings, as ``dingo serve`` runs them.
+    """
+    if "database_url" not in settings:
+        settings["database_url"] = await migrated_sqlite(tmp_path / "live.db")
+    app = create_app(Settings(**settings))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None,
+                                           ws_per_message_deflate=False, lifespan="on"))
+    serving = asyncio.create_task(server.serve())
+    await wait_until(lambda: server.started or serving.done())
+    assert server.started, "uvicorn did not start"
+    port = server.servers[0].sockets[0].getsockname()[1]
+    own: TableManager = app.state.tables
+    manager = own
+    if not real_store:
+        manager = TableManager(RecordingStore(), config or fast_config(), app.state.metrics)
+        app.state.tables = manager
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+        live = Live(app, f"127.0.0.1:{port}", manager.store, http)
+        try:
+            yield live
+        finally:
+            for player in live.players:
+                await player.ws.close()
+            if manager is not own:
+                await manager.shutdown()
+                app.state.tables = own
+            server.should_exit = True
+            await serving
+
+
+class Player:
+    """One WebSocket client that keeps every frame it receives."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        self.state: dict[str, Any] = {}
+        self.token: str | None = None
+        self._n = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(orjson.dumps(message).decode())
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        message: dict[str, Any] = orjson.loads(raw)
+        SERVER_MESSAGE.validate_python(message)
+        self.frames.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "seated":
+            self.token = message["token"] or self.token
+        return message
+
+    async def expect(self, kind: str, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The next frame of this type (frames of other types are kept and skipped)."""
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] == kind:
+                return message
+
+    async def next_state(self, predicate: Callable[[dict[str, Any]], object] = lambda s: True,
+                         timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The first state from now on (or already received and unread) that satisfies it."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            message = await self.recv(max(0.01, end - loop.time()))
+            if message["type"] == "state" and predicate(message):
+                return message
+
+    async def until(self, predicate: Callable[[dict[str, Any]], object],
+                    timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The latest state if it satisfies ``predicate``, else the next one that does."""
+        if self.state and predicate(self.state):
+            return self.state
+        return await self.next_state(predicate, timeout)
+
+    async def closed_code(self, timeout: float = TIMEOUT) -> int | None:
+        try:
+            while True:
+                await self.recv(timeout)
+        except ConnectionClosed as e:
+            return e.rcvd.code if e.rcvd else None
+
+    def intent_id(self) -> str:
+        self._n += 1
+        return f"i{self._n}"
+
+    async def intent(self, message: dict[str, Any], versioned: bool = False) -> dict[str, Any]:
+        """Send an intent with a fresh id (and this player's version); return its ack or error.
+
+        After an ack, also wait for the state it produced, so ``self.state`` is current.
+        """
+        intent_id = self.intent_id()
+        extra = {"v": self.state["v"]} if versioned else {}
+        await self.send({"id": intent_id, **extra, **message})
+        while True:
+            answer = await self.recv()
+            if answer["type"] in ("ack", "error") and answer["id"] == intent_id:
+                break
+        if answer["type"] == "ack":
+            await self.until(lambda s: s["v"] >= answer["v"])
+        return answer
+
+    async def read_all(self) -> None:
+        """Keep every frame until the socket closes (run it as a task for a spectator)."""
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await self.recv(timeout=3600)
+
+    def my_turn(self) -> bool:
+        game = self.state.get("game")
+        return bool(game and game["legal"])
+
+    async def play_random(self, rng: random.Random) -> dict[str, Any]:
+        """Make a random legal move from this player's own view."""
+        choice = rng.choice(self.state["game"]["legal"])
+        wire = {k: v for k, v in choice.items() if k != "seat"}
+        answer = await self.intent(wire, versioned=True)
+        assert answer["type"] == "ack", answer
+        return answer
