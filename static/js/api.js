@@ -1,0 +1,81 @@
+// HTTP calls to the server and what the browser remembers between visits.
+
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function request(method, url, body) {
+  let res;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("The server cannot be reached. Check your connection and try again.", 0);
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) {
+    throw new ApiError(errorMessage(data) || `The server answered ${res.status}.`, res.status);
+  }
+  return data;
+}
+
+function errorMessage(data) {
+  if (!data) return "";
+  const d = data.detail ?? data.message ?? data.reason ?? data.error;
+  if (typeof d === "string") return d;
+  if (d && typeof d.message === "string") return d.message;
+  if (Array.isArray(d) && d.length) return d.map((e) => e.msg || String(e)).join("; ");
+  return "";
+}
+
+export const getJSON = (url) => request("GET", url);
+export const postJSON = (url, body) => request("POST", url, body ?? {});
+
+// ---- local memory: your name, and your seat token per table -------------------
+
+const NAME_KEY = "dingo.name";
+const tableKey = (id) => `dingo.table.${id}`;
+
+export function savedName() {
+  try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
+}
+
+export function saveName(name) {
+  try { localStorage.setItem(NAME_KEY, name); } catch { /* private mode: not remembered */ }
+}
+
+/** What this browser holds for a table: {token, seat, name, host_token?} or null. */
+export function tableMemory(id) {
+  try { return JSON.parse(localStorage.getItem(tableKey(id)) || "null"); } catch { return null; }
+}
+
+export function rememberTable(id, data) {
+  const merged = { ...(tableMemory(id) || {}), ...data };
+  try { localStorage.setItem(tableKey(id), JSON.stringify(merged)); } catch { /* not kept */ }
+  return merged;
+}
+
+export function forgetSeat(id) {
+  const mem = tableMemory(id);
+  if (!mem) return;
+  delete mem.token;
+  delete mem.seat;
+  try { localStorage.setItem(tableKey(id), JSON.stringify(mem)); } catch { /* not kept */ }
+}
+
+/** The table id in a pasted link or code ("https://x/t/abc", "/t/abc", "abc"). */
+export function tableIdFrom(text) {
+  const s = String(text || "").trim();
+  if (!s) return "";
+  const m = s.match(/\/t\/([A-Za-z0-9_-]+)/);
+  if (m) return m[1];
+  return /^[A-Za-z0-9_-]{3,64}$/.test(s) ? s : "";
+}

@@ -1,0 +1,102 @@
+// Building DOM nodes safely: every string becomes a text node (never HTML),
+// so player names and chat can hold anything.
+
+/**
+ * h("div", {class: "x", onclick: fn, "aria-label": "y"}, "text", childNode, [more])
+ * Attributes named on* become listeners; `dataset` is an object of data-*;
+ * false/null/undefined attributes and children are left out.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, val] of Object.entries(attrs || {})) {
+    if (val === false || val === null || val === undefined) continue;
+    if (key.startsWith("on") && typeof val === "function") {
+      el.addEventListener(key.slice(2).toLowerCase(), val);
+    } else if (key === "dataset") {
+      Object.assign(el.dataset, val);
+    } else if (key === "class") {
+      el.className = Array.isArray(val) ? val.filter(Boolean).join(" ") : val;
+    } else if (key === "style" && typeof val === "object") {
+      for (const [prop, v] of Object.entries(val)) el.style.setProperty(prop, v);
+    } else if (val === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(val));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/** Replace an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/**
+ * Put `node` in `el` unless `el` already shows the same markup. Keeps the old
+ * elements (and the keyboard focus, and a button a pointer is about to press)
+ * when a state update changes nothing they show.
+ */
+export function fillIfChanged(el, node) {
+  const old = el.firstElementChild;
+  if (el.childElementCount === 1 && old.outerHTML === node.outerHTML) return el;
+  return fill(el, node);
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+/** A short message at the bottom of the screen. */
+export function toast(text, { error = false, ms = 3200 } = {}) {
+  let area = $(".toast-area");
+  if (!area) {
+    area = h("div", { class: "toast-area", role: "status", "aria-live": "polite" });
+    document.body.appendChild(area);
+  }
+  const t = h("div", { class: error ? "toast toast--error" : "toast" }, text);
+  area.appendChild(t);
+  setTimeout(() => t.remove(), ms);
+}
+
+/** Copy text to the clipboard, falling back to a selected input where the API is missing. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const tmp = h("textarea", { style: { position: "fixed", opacity: "0" } });
+    tmp.value = text;
+    document.body.appendChild(tmp);
+    tmp.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    tmp.remove();
+    return ok;
+  }
+}
+
+/** "3 minutes ago", "Nov 21, 23:10" */
+export function formatDate(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  return d.toLocaleString(undefined, {
+    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+  });
+}
+
+export function plural(n, one, many = one + "s") {
+  return `${n} ${n === 1 ? one : many}`;
+}

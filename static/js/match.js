@@ -1,0 +1,70 @@
+// The match page: who played, and the score table of every game, with a
+// replay link for each.
+
+import { $, h, fill, formatDate, plural } from "./dom.js";
+import { ApiError, getJSON } from "./api.js";
+import { cardName } from "./cards.js";
+import { avatar, seatNames } from "./render.js";
+import { signed } from "./words.js";
+
+const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+function optionsText(o) {
+  const parts = [o.points_to_win ? `first to ${o.points_to_win} points` : `first to ${o.games_to_win} ${o.games_to_win === 1 ? "game" : "games"}`];
+  if (o.open_discards) parts.push("open discards");
+  if (o.turn_seconds) parts.push(`${o.turn_seconds} s turns`);
+  return parts.join(" · ");
+}
+
+function render(m) {
+  document.title = `Match #${m.id} · Dingo Online`;
+  const names = seatNames(m.players);
+  const name = (seat) => names[seat];
+  const head = h("div", { class: "page-head" },
+    h("a", { class: "back-link", href: "/history" }, "\u2190 All matches"),
+    h("h1", {}, `Match #${m.id}`),
+    h("p", { class: "muted" },
+      `Table ${m.table_id} · ${formatDate(m.started_at)} to ${formatDate(m.ended_at)} · ${optionsText(m.options || {})}`));
+
+  const winner = h("div", { class: "panel winner-panel" },
+    h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605"),
+    h("div", {},
+      h("p", { class: "winner-panel__title" }, `${name(m.winner)} won the match`),
+      h("p", { class: "muted" }, `${plural(m.game_wins[m.winner], "game")} won, ${signed(m.totals[m.winner])} points in all`)));
+
+  const seats = [0, 1, 2, 3];
+  const headRow = h("tr", {}, h("th", {}, "Game"), h("th", {}, "Dealer"),
+    seats.map((s) => h("th", { class: "num" }, h("span", { class: "th-player" }, avatar(name(s), s), name(s)),
+      m.players[s].bot ? h("span", { class: "badge badge--bot" }, "Bot") : null)),
+    h("th", {}, h("span", { class: "sr-only" }, "Replay")));
+  const rows = m.games.map((g) => h("tr", {},
+    h("td", {}, String(g.number)),
+    h("td", {}, name(g.dealer)),
+    g.scores.map((sc, s) => h("td", { class: ["num", g.winner === s && "win"] }, signed(sc), g.winner === s ? " \u2605" : "")),
+    h("td", {}, h("a", { class: "btn btn--small", href: `/matches/${m.id}/games/${g.number}` }, "Replay"),
+      g.winner === null ? h("span", { class: "muted note" }, " draw")
+        : g.tie_break && g.tie_break !== "draw" ? h("span", { class: "muted note" }, " tie broken by ", cardName(g.tie_break)) : null)));
+  const foot = [
+    h("tr", { class: "total" }, h("td", { colspan: "2" }, "Games won"), seats.map((s) => h("td", { class: ["num", s === m.winner && "win"] }, String(m.game_wins[s]))), h("td")),
+    h("tr", { class: "total total--points" }, h("td", { colspan: "2" }, "Points"), seats.map((s) => h("td", { class: "num" }, signed(m.totals[s]))), h("td")),
+  ];
+  const table = h("section", { class: "panel" },
+    h("h2", {}, "Score table"),
+    h("div", { class: "table-scroll" },
+      h("table", { class: "grid-table score-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))));
+
+  fill($("#match"), head, winner, table);
+}
+
+async function main() {
+  try {
+    render(await getJSON(`/api/matches/${encodeURIComponent(matchId)}`));
+  } catch (e) {
+    fill($("#match"), h("div", { class: "panel empty-state" },
+      h("h1", {}, "Match not found"),
+      h("p", {}, e instanceof ApiError && e.status === 404 ? "There is no finished match with this number." : (e.message || "Could not load the match.")),
+      h("a", { class: "btn btn--primary", href: "/history" }, "Back to the history")));
+  }
+}
+
+main();

@@ -1,0 +1,33 @@
+// Small drawing helpers shared by the table, match and replay pages.
+
+import { h } from "./dom.js";
+import { cardEl, cardName } from "./cards.js";
+
+/** A line of words (see words.js) as an element; cards become coloured names. */
+export function lineEl(parts, tag = "span", attrs = {}) {
+  return h(tag, attrs, (parts || []).map((p) => (typeof p === "string" ? p : cardName(p.card))));
+}
+
+/** A row of small cards. */
+export function cardRow(codes, { size = "xs", overlap = false, label = "" } = {}) {
+  return h("div", { class: ["card-row", overlap && "card-row--overlap"], "aria-label": label || null },
+    (codes || []).map((code) => cardEl(code, { size })));
+}
+
+/** A seat's initial in a coloured circle, the same colour for a seat on every page. */
+export function avatar(name, seat) {
+  const letter = (name || "?").trim().charAt(0).toUpperCase() || "?";
+  return h("span", { class: `avatar avatar--${seat}`, "aria-hidden": "true" }, letter);
+}
+
+/**
+ * Display names by seat: where two seats share a name (three "Heuristic bot"s)
+ * the seat number (1-4) is added, the same way on every page.
+ */
+export function seatNames(players) {
+  return players.map((p, seat) => {
+    if (!p || !p.name) return null;
+    const twins = players.filter((q) => q && q.name === p.name).length;
+    return twins > 1 ? `${p.name} ${seat + 1}` : p.name;
+  });
+}

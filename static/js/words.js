@@ -1,0 +1,142 @@
+// The game in plain words: log lines for events and the rule behind each hunt.
+// A line is a list of parts: strings, and {card: "7H"} objects that pages draw
+// as coloured card names (see render.js `lineEl`). Nothing here builds HTML.
+
+import { rankLabel, suitOf } from "./cards.js";
+import { plural } from "./dom.js";
+
+const c = (card) => ({ card });
+
+/** Card codes as parts: "7♣ and 7♠". */
+function cardList(cards) {
+  const parts = [];
+  cards.forEach((code, i) => {
+    if (i) parts.push(i === cards.length - 1 ? " and " : ", ");
+    parts.push(c(code));
+  });
+  return parts;
+}
+
+export function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
+export const SEAT_LABELS = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"];
+
+/**
+ * names(seat) gives the display name ("You" for the viewer); the sentences
+ * below only use it at the start of a clause or after a verb.
+ */
+export function describeEvent(ev, names) {
+  const n = (s) => names(s);
+  const you = (s) => names(s) === "You";
+  const obj = (s) => (you(s) ? "you" : names(s));
+  switch (ev.type) {
+    case "seat_taken":
+      return [`${ev.name} sat down in ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
+    case "bot_added":
+      return [`A ${ev.kind === "random" ? "random" : "heuristic"} bot took ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
+    case "bot_removed":
+      return [`The bot left ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
+    case "match_start":
+      return [ev.match_number > 1 ? `Rematch! Match ${ev.match_number} begins.` : "The match begins."];
+    case "game_start":
+      return [`Game ${ev.number} begins; ${obj(ev.dealer)} ${you(ev.dealer) ? "deal" : "deals"}.`];
+    case "discard":
+      return ev.card
+        ? [`${n(ev.seat)} discarded `, c(ev.card), "."]
+        : [`${n(ev.seat)} discarded a card.`];
+    case "pass":
+      if (ev.card && you(ev.to)) return [`${n(ev.seat)} passed you `, c(ev.card), "."];
+      if (ev.card) return [`${n(ev.seat)} passed `, c(ev.card), ` to ${obj(ev.to)}.`];
+      return [`${n(ev.seat)} passed a card ${ev.direction} to ${obj(ev.to)}.`];
+    case "dingo":
+      if (ev.card === "AH") return [`${n(ev.seat)} ${you(ev.seat) ? "play" : "plays"} the ace dingo `, c("AH"), ": the ace hunt begins."];
+      return [`${n(ev.seat)} ${you(ev.seat) ? "play" : "plays"} the dingo `, c(ev.card), ": the ",
+        c(ev.card[0] + "D"), " rabbit is hunted."];
+    case "wolves":
+      if (!ev.cards.length) return [`${n(ev.seat)} ${you(ev.seat) ? "play" : "plays"} no wolf.`];
+      return [`${n(ev.seat)} ${you(ev.seat) ? "play" : "plays"} `, ev.cards.length === 2 ? "both wolves " : "the wolf ",
+        ...cardList(ev.cards), "."];
+    case "ace_rabbit":
+      return [`${n(ev.seat)} ${you(ev.seat) ? "play" : "plays"} the ace rabbit `, c("AD"), "!"];
+    case "hunt_result":
+      return huntWords(ev, names);
+    case "game_over":
+      return gameOverWords(ev, names);
+    case "match_over":
+      return [`${n(ev.winner)} ${you(ev.winner) ? "win" : "wins"} the match with ${plural(ev.game_wins[ev.winner], "game")} won!`];
+    case "auto_move":
+      return ev.reason === "timer"
+        ? [`Time ran out: a bot moved for ${obj(ev.seat)}.`]
+        : [`${n(ev.seat)} ${you(ev.seat) ? "are" : "is"} away: a bot moved for the seat.`];
+    case "match_recorded":
+      return ["The match is recorded in the history."];
+    default:
+      return null;
+  }
+}
+
+/** Points per seat as parts: "Ann +3, Bea −1". */
+function pointsWords(points, names) {
+  const parts = [];
+  points.forEach((p, seat) => {
+    if (p) parts.push(`${parts.length ? ", " : ""}${names(seat)} ${signed(p)}`);
+  });
+  return parts.length ? parts.join("") : "no points";
+}
+
+/** The rule behind a finished hunt, in words. */
+export function huntWords(ev, names) {
+  const obj = (s) => (names(s) === "You" ? "you" : names(s));
+  const rabbit = ev.rabbit;
+  const dingoSeat = ev.dingo_seat;
+  const dingo = ev.rank === "A" ? "AH" : ev.rank + "H";
+  const wolves = [];
+  for (const play of ev.plays || []) {
+    for (const card of play.cards) if (suitOf(card) === "C" || suitOf(card) === "S") wolves.push([play.seat, card]);
+  }
+  const pts = pointsWords(ev.points, names);
+  switch (ev.rule) {
+    case "void":
+      return ["The dingo ", c(dingo), " was discarded: the ", c(rabbit), " rabbit is dead and not hunted."];
+    case "no_wolf":
+      return ["No wolf came: the ", c(rabbit), ` rabbit escapes and ${obj(dingoSeat)} ${names(dingoSeat) === "You" ? "take" : "takes"} the dingo `,
+        c(dingo), ` as a penalty (${pts}).`];
+    case "one_wolf": {
+      const [ws, wc] = wolves[0];
+      return [`${names(ws)} caught the `, c(rabbit), " rabbit with ", c(wc),
+        `; the dingo scores for ${obj(dingoSeat)} (${pts}).`];
+    }
+    case "two_wolves": {
+      const [, first] = wolves[0];
+      const [ws2, second] = wolves[1];
+      return ["Two wolves: the second, ", c(second), `, catches the `, c(rabbit), ` rabbit for ${obj(ws2)}; `,
+        `${obj(dingoSeat)} ${names(dingoSeat) === "You" ? "keep" : "keeps"} the dingo and the first wolf `, c(first), ` (${pts}).`];
+    }
+    case "ace_caught": {
+      const adHeld = ev.to_penalty.some((p) => p.includes("AD"));
+      return ["The ace hunt is over: every ace played scores for its player",
+        adHeld ? "; the ace rabbit left in a hand is a penalty" : "", ` (${pts}).`];
+    }
+    case "ace_no_wolf": {
+      const adHeld = ev.to_penalty.some((p) => p.includes("AD"));
+      return ["No ace wolf came: the ace dingo ", c("AH"), " is a penalty",
+        adHeld ? " and so is the ace rabbit left in a hand" : "", ` (${pts}).`];
+    }
+    default:
+      return [`Hunt of the ${rankLabel(ev.rank)}: ${pts}.`];
+  }
+}
+
+function gameOverWords(ev, names) {
+  if (ev.winner === null || ev.winner === undefined) {
+    return ["Game over: a draw, nobody wins this game."];
+  }
+  const w = names(ev.winner);
+  const parts = [`Game over: ${w} ${w === "You" ? "win" : "wins"} with ${ev.scores[ev.winner]} points`];
+  if (ev.tie_break && ev.tie_break !== "draw") parts.push(" (the tie broken by the ", c(ev.tie_break), " rabbit)");
+  parts.push(".");
+  return parts;
+}
+

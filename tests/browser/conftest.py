@@ -1,0 +1,211 @@
+"""Browser tests: the real server in a subprocess, Debian's Chromium driven by Playwright.
+
+Nothing is downloaded: Playwright launches /usr/bin/chromium (the `chromium_path`
+fixture of tests/conftest.py skips without it, and fails under CI=true).
+Screenshots go to test-artifacts/ at the repository root.
+
+The browser, Playwright and the server are package-scoped: Playwright's sync API
+keeps an event loop marked as running while it is open, so it must be closed
+before the asyncio tests in other directories run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .browserkit import DESKTOP, ROOT, create_table, go_to_table, hand, play_match, shot, sort_key
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+SERVER_START_SECONDS = 30.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _up(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=1) as res:
+            return bool(res.status == 200)
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="package")
+def playwright_api(chromium_path: str) -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        reason = "playwright is not installed (pip install -e '.[dev]')"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{reason} (required when CI=true)", pytrace=False)
+        pytest.skip(reason)
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="package")
+def browser(playwright_api: Any, chromium_path: str) -> Iterator[Browser]:
+    browser = playwright_api.chromium.launch(executable_path=chromium_path, args=LAUNCH_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="package")
+def server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real app under uvicorn on a free port, with a fresh SQLite file and quick bots."""
+    tmp = tmp_path_factory.mktemp("browser-server")
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'dingo.db'}",
+        "BOT_DELAY_SECONDS": "0.05",
+        "NEXT_GAME_SECONDS": "1",
+        "LOG_LEVEL": "WARNING",
+    }
+    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env, check=True,
+                   capture_output=True)
+    port = _free_port()
+    log_path = tmp / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",
+             "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while not _up(f"{base}/healthz"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the server did not start:\n{log_path.read_text()[-3000:]}", pytrace=False)
+        time.sleep(0.1)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """open_page(viewport=DESKTOP) -> a page in a fresh context (its own storage: one person).
+
+    Uncaught script errors on any page fail the test.
+    """
+    contexts = []
+    errors: list[str] = []
+
+    def make(viewport: dict[str, int] | None = None) -> Page:
+        context = browser.new_context(viewport=viewport or DESKTOP)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, "script errors in the page:\n" + "\n".join(errors)
+
+
+
+@pytest.fixture(scope="package")
+def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
+    """One match of one game played on the table page by clicking; what the player saw of it.
+
+    Seat 0 is a person ("Ann", this page); bots fill seats 1-3. Every move
+    the page offers is checked on the way: the hand is sorted, exactly the
+    legal cards can be clicked, and no ace is ever offered as a discard.
+    """
+    context = browser.new_context(viewport=DESKTOP,
+                                  permissions=["clipboard-read", "clipboard-write"])
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    seen: dict[str, Any] = {"prompts": [], "keyboard": None}
+
+    link = create_table(page, server, "Ann")
+    shot(page, "home-created")
+    page.click("#copy-link")
+    page.wait_for_selector("#copy-link:text('Copied')")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    go_to_table(page)
+    page.wait_for_selector("#start-btn:not([disabled])")
+    shot(page, "table-lobby")
+    page.click("#start-btn")
+
+    def before_move(page: Page, moves: int) -> bool:
+        prompt = page.inner_text("#prompt")
+        seen["prompts"].append(prompt)
+        cards = hand(page)
+        assert cards == sorted(cards, key=sort_key), f"hand not sorted: {cards}"
+        states = page.eval_on_selector_all(
+            "#hand button",
+            "els => els.map(e => [e.dataset.card, e.disabled,"
+            " e.classList.contains('card--legal')])")
+        for code, disabled, legal in states:
+            assert disabled != legal, f"{code}: legal={legal} but disabled={disabled}"
+            if prompt.startswith("Discard"):
+                assert not (code[0] == "A" and legal), f"{code} offered as a discard"
+        names = {"Discard": "table-discard", "Pass": "table-pass"}
+        first_word = prompt.split()[0]
+        if first_word in names and names[first_word] not in seen:
+            seen[names[first_word]] = shot(page, names[first_word])
+        if page.locator("#play-none").count() and "table-hunt" not in seen:
+            seen["table-hunt"] = shot(page, "table-hunt")
+        if moves == 0:
+            # The first move by keyboard: the first legal card has the focus;
+            # move along with an arrow key, then press Enter.
+            assert page.evaluate("document.activeElement.classList.contains('card--legal')")
+            page.keyboard.press("ArrowRight")
+            chosen = page.evaluate("document.activeElement.dataset.card")
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"!document.querySelector('#hand [data-card=\"{chosen}\"]')")
+            seen["keyboard"] = chosen
+            return True
+        return False
+
+    try:
+        moves = play_match(page, random.Random(6), before_move)
+    except Exception:
+        shot(page, "failed-finished-match")  # what the page showed when the game got stuck
+        raise
+    page.wait_for_selector("#record-link")
+    shot(page, "table-results")
+    result = {
+        "name": "Ann",
+        "link": link,
+        "copied": copied,
+        "moves": moves,
+        "seen": seen,
+        "winner_line": page.inner_text(".winner-line"),
+        "scoreboard": page.eval_on_selector_all(
+            "#scoreboard-table tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"),
+        "record_url": page.get_attribute("#record-link", "href"),
+    }
+    # A rematch: the same seats, a new match from its first game.
+    page.click("#rematch-btn")
+    page.wait_for_selector("#overlay", state="hidden")
+    result["after_rematch"] = page.inner_text("#scoreboard-table")
+    context.close()
+    assert not errors, f"script errors on the table page: {errors}"
+    yield result

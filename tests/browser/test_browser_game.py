@@ -1,0 +1,82 @@
+"""A whole game played by clicking on the table page, then found in the history and replayed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .browserkit import shot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_whole_game_by_clicking_ends_on_the_scoreboard(finished_match: dict[str, Any]) -> None:
+    played = finished_match
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/t/[A-Za-z0-9_-]{6,}", played["link"])
+    assert played["copied"] == played["link"], "the copy button copies the table link"
+    # Seven exchange decisions at least (four discards, three passes), the first by keyboard.
+    assert played["moves"] >= 7
+    assert played["seen"]["keyboard"]
+    prompts = played["seen"]["prompts"]
+    assert any(p.startswith("Discard a card") for p in prompts)
+    assert any(p.startswith("Pass a card") for p in prompts)
+    assert "wins the match" in played["winner_line"] or "win the match" in played["winner_line"]
+    rows = {row[0]: row[1:] for row in played["scoreboard"]}
+    assert rows["Game"] == ["You", "Heuristic bot 2", "Heuristic bot 3", "Heuristic bot 4"]
+    assert "1" in rows, "game 1 has a row of points"
+    assert sorted(rows["Games won"]) == ["0", "0", "0", "1"]
+    assert re.fullmatch(r"/matches/\d+", played["record_url"])
+    assert "1 (now)" in played["after_rematch"], "the rematch starts again from game 1"
+
+
+def test_the_history_finds_the_match_and_replays_it(
+        finished_match: dict[str, Any], server: str, open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    page.goto(f"{server}/history")
+    page.fill("#player", finished_match["name"])
+    page.click("#search button[type=submit]")
+    row = page.locator(f'a.match-row[href="{finished_match["record_url"]}"]')
+    row.wait_for()
+    assert "player=Ann" in page.url
+    assert "Ann" in row.inner_text()
+    shot(page, "history")
+
+    page.fill("#player", "Nobody-by-this-name")
+    page.click("#search button[type=submit]")
+    page.wait_for_selector(".empty-state")
+    page.go_back()
+    row.wait_for()
+
+    row.click()
+    page.wait_for_selector("#score-table")
+    assert page.url.endswith(finished_match["record_url"])
+    assert "won the match" in page.inner_text(".winner-panel")
+    games_won = page.locator("#score-table tfoot tr").first.inner_text()
+    assert "Games won" in games_won
+    shot(page, "match")
+
+    page.click("#score-table a:text('Replay')")
+    page.wait_for_selector("#steps li")
+    total = int(page.inner_text("#step-count").split("/")[1])
+    assert page.inner_text("#step-count").startswith("0 /")
+    # At the deal every hand is on view: forty cards.
+    assert page.locator(".rseat__hand [data-card]").count() == 40
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.inner_text("#step-count") == f"3 / {total}"
+    assert page.inner_text(".step-now__title").startswith("Step 3:")
+    # A step that moved points names the rule in words.
+    first_score = page.locator("#steps li:has(.badge--win) button").first
+    first_score.click()
+    change = page.locator(".score-change").first
+    assert len(change.inner_text()) > 30
+    page.keyboard.press("End")
+    page.wait_for_selector(".score-change--final")
+    assert page.inner_text("#step-count") == f"{total} / {total}"
+    shot(page, "replay")

@@ -1,0 +1,66 @@
+"""Every page on a phone-sized screen: no sideways scrolling, and the hand in view."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .browserkit import (
+    PHONE,
+    assert_no_horizontal_overflow,
+    create_table,
+    go_to_table,
+    my_turn,
+    shot,
+    take_turn,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+YOUR_TURN = "document.querySelectorAll('#hand button.card--legal:not([disabled])').length > 0"
+
+
+def test_phone_layout(server: str, open_page: Callable[..., Page],
+                      finished_match: dict[str, Any]) -> None:
+    page = open_page(PHONE)
+    page.goto(f"{server}/")
+    assert_no_horizontal_overflow(page)
+    shot(page, "phone-home")
+
+    create_table(page, server, "Pia", timer="30")
+    go_to_table(page)
+    page.click("#start-btn")
+    page.wait_for_function(YOUR_TURN)
+    # Whose turn, with the time left.
+    assert re.fullmatch(r"0:[0-3]\d", page.inner_text(".seat--me .timer__text"))
+    assert_no_horizontal_overflow(page)
+    cards = page.locator("#hand .card")
+    assert cards.count() >= 9
+    for i in range(cards.count()):
+        box = cards.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # The hand is on the first screen, under the table.
+    assert cards.first.bounding_box()["y"] < PHONE["height"]
+    shot(page, "phone-table")
+    rng = random.Random(2)
+    for _ in range(3):
+        page.wait_for_function(YOUR_TURN)
+        assert my_turn(page)
+        take_turn(page, rng)
+    assert_no_horizontal_overflow(page)
+
+    record = finished_match["record_url"]
+    for name, path, ready in [("phone-history", "/history", ".match-row"),
+                              ("phone-match", record, "#score-table"),
+                              ("phone-replay", f"{record}/games/1?step=12", ".rseat")]:
+        page.goto(f"{server}{path}")
+        page.wait_for_selector(ready)
+        assert_no_horizontal_overflow(page)
+        shot(page, name)
