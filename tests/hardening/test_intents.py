@@ -1,0 +1,121 @@
+"""Duplicate and stale intents over real WebSockets: applied once, answered alike, resync works."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from tablekit import Live, Player, live_server
+
+
+@pytest.fixture
+async def live(tmp_path: Path) -> AsyncIterator[Live]:
+    async for server in live_server(tmp_path):
+        yield server
+
+
+async def four_seats(live: Live) -> tuple[str, list[Player], list[str]]:
+    table_id, host = await live.create(games_to_win=1)
+    players = []
+    for seat in range(4):
+        player = await live.player(table_id, host if seat == 0 else None)
+        assert (await player.intent({"type": "sit", "seat": seat, "name": f"P{seat}"}))[
+            "type"] == "ack"
+        players.append(player)
+    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+    version = players[0].state["v"]
+    for p in players:
+        await p.until(lambda s: s["v"] >= version)
+    return table_id, players, [host] + [p.token or "" for p in players[1:]]
+
+
+def actions_logged(live: Live, table_id: str) -> int:
+    return sum(1 for e in live.store.entries(table_id) if e["kind"] == "action")
+
+
+async def answers(player: Player, intent_id: str, count: int) -> list[dict[str, Any]]:
+    got = []
+    while len(got) < count:
+        frame = await player.recv()
+        if frame["type"] in ("ack", "error") and frame["id"] == intent_id:
+            got.append(frame)
+    return got
+
+
+def legal_wire(player: Player, rng: random.Random) -> dict[str, Any]:
+    choice = rng.choice(player.state["game"]["legal"])
+    return {k: v for k, v in choice.items() if k != "seat"}
+
+
+async def test_the_same_intent_sent_2_to_10_times_is_applied_once(live: Live) -> None:
+    table_id, players, _ = await four_seats(live)
+    rng = random.Random(4)
+    for repeats in range(2, 11):
+        v0 = players[0].state["v"]
+        actor = players[players[0].state["game"]["to_act"]]
+        before = actions_logged(live, table_id)
+        intent = {**legal_wire(actor, rng), "id": f"dup{repeats}", "v": v0}
+        raw = orjson.dumps(intent).decode()
+        await asyncio.gather(*(actor.ws.send(raw) for _ in range(repeats)))  # back to back
+        got = await answers(actor, intent["id"], repeats)
+        assert got == [{"type": "ack", "id": intent["id"], "v": v0 + 1}] * repeats
+        # Later (after the table moved on) the same id still gets the original answer.
+        for p in players:
+            await p.until(lambda s, v=v0: s["v"] >= v + 1)
+        await actor.send(intent)
+        assert await answers(actor, intent["id"], 1) == got[:1]
+        assert actions_logged(live, table_id) == before + 1
+        await asyncio.sleep(0.02)  # nothing else arrives: no second state
+        assert all(p.state["v"] == v0 + 1 for p in players)
+
+
+async def test_the_same_intent_from_two_sockets_of_one_seat_is_applied_once(live: Live) -> None:
+    table_id, players, tokens = await four_seats(live)
+    rng = random.Random(8)
+    for round_ in range(4):
+        v0 = players[0].state["v"]
+        seat = players[0].state["game"]["to_act"]
+        first = players[seat]
+        before = actions_logged(live, table_id)
+        intent = {**legal_wire(first, rng), "id": f"tab{round_}", "v": v0}
+        # A second tab says hello with the same token while the first sends the intent.
+        second_task = asyncio.create_task(live.player(table_id, tokens[seat]))
+        await first.send(intent)
+        second = await second_task
+        second._n = 100 + round_ * 10
+        await second.send(intent)
+        got = await answers(second, intent["id"], 1)
+        assert got == [{"type": "ack", "id": intent["id"], "v": v0 + 1}]
+        assert await first.closed_code() == 4001  # replaced, cleanly
+        assert [f for f in first.frames if f["type"] == "error"] == []
+        assert actions_logged(live, table_id) == before + 1
+        players[seat] = second
+        for p in players:
+            await p.until(lambda s, v=v0: s["v"] >= v + 1)
+        assert all(p.state["v"] == v0 + 1 for p in players)
+        # No leave/join noise: the seat stayed connected in everyone's view.
+        assert all(s["connected"] for p in players for s in p.state["seats"])
+
+
+async def test_a_stale_intent_is_refused_and_the_client_resyncs(live: Live) -> None:
+    table_id, players, _ = await four_seats(live)
+    rng = random.Random(3)
+    v = (await players[players[0].state["game"]["to_act"]].play_random(rng))["v"]
+    for p in players:
+        await p.until(lambda s, x=v: s["v"] >= x)
+    actor = players[players[0].state["game"]["to_act"]]
+    before = actions_logged(live, table_id)
+    for old in (v - 1, v - 5, 0, v + 1, 10**9):
+        answer = await actor.intent({**legal_wire(actor, rng), "v": old})
+        assert answer["type"] == "error" and answer["code"] == "stale_version", answer
+        assert answer["v"] == v
+    assert actions_logged(live, table_id) == before
+    await actor.send({"type": "sync"})
+    synced = await actor.next_state(lambda s: s["events"] == [])
+    assert synced["v"] == v
+    assert (await actor.play_random(rng))["v"] == v + 1

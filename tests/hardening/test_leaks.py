@@ -1,0 +1,230 @@
+"""Leak test: whole matches over real WebSockets, every frame every viewer got is checked.
+
+Four seated people and a spectator play seeded matches on the real app (SQL
+store, uvicorn, the websockets client). On the way, at random, a seat
+reconnects with its token (closing first, or opening a second socket that
+replaces the first), asks for a resync, chats, sends intents that are refused,
+and someone reads the public HTTP API. Every frame of every socket is kept.
+
+Afterwards the table's log is replayed through the bare rules engine to know,
+at each version, which cards each viewer must not see (other seats' hands,
+passes it was not part of, discards under the top under default rules); no
+frame tagged with that version (its ``v``, or the last ``v`` that socket saw)
+may name one, anywhere, including inside error and chat text. Spectators must
+never see a card in a hand. The history API must show nothing of a match
+before it is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from tablekit import Live, Player, card_strings, hidden_by_version, live_server
+
+from app.table.table import TableOptions
+
+#: A card code inside free text (error messages, chat), not only a whole string.
+CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHS](?![A-Za-z0-9])")
+
+
+def cards_in_frame(frame: dict[str, Any]) -> set[str]:
+    found = card_strings(frame)
+    for key in ("message", "text"):
+        if isinstance(frame.get(key), str):
+            found |= set(CARD_IN_TEXT.findall(frame[key]))
+    return found
+
+
+class Viewer:
+    """Everything one seat (or the spectator) received, over all its sockets in order."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.streams: list[Player] = []
+
+    @property
+    def now(self) -> Player:
+        return self.streams[-1]
+
+    def tagged(self) -> list[tuple[int, dict[str, Any]]]:
+        """(version, frame) for every frame: its own ``v`` or the last one the socket saw."""
+        out = []
+        for player in self.streams:
+            version = -1
+            for frame in player.frames:
+                if isinstance(frame.get("v"), int):
+                    version = frame["v"]
+                out.append((version, frame))
+        return out
+
+
+def check_viewer(viewer: Viewer, hidden: dict[int, dict[int | None, set[str]]]) -> int:
+    checked = 0
+    for version, frame in viewer.tagged():
+        if version not in hidden:
+            continue
+        leaked = cards_in_frame(frame) & hidden[version][viewer.seat]
+        assert not leaked, (f"viewer {viewer.seat} was shown {sorted(leaked)} at v{version} "
+                            f"in {frame['type']}: {str(frame)[:300]}")
+        checked += 1
+    return checked
+
+
+async def drain(player: Player) -> None:
+    """Keep what a socket still receives until it closes (e.g. 4001 after a replacement)."""
+    code = await player.closed_code(timeout=5)
+    assert code in (None, 1000, 4001), code
+
+
+async def reconnect(live: Live, table_id: str, viewer: Viewer, token: str | None,
+                    rng: random.Random) -> None:
+    old = viewer.now
+    if token is None or rng.random() < 0.5:  # the phone dropped, then came back
+        await old.ws.close()
+        await drain(old)
+        viewer.streams.append(await live.player(table_id, token))
+    else:  # a second tab: the new socket replaces the old one (4001)
+        viewer.streams.append(await live.player(table_id, token))
+        await drain(old)
+    # Intent ids are remembered per seat across sockets: a new socket must not reuse them.
+    viewer.now._n = old._n
+
+
+async def catch_up(viewers: list[Viewer], spectator: Viewer) -> dict[str, Any]:
+    version = max(v.now.state["v"] for v in viewers)
+    for v in [*viewers, spectator]:
+        await v.now.until(lambda s, x=version: s["v"] >= x)
+    return viewers[0].now.state
+
+
+async def play_match(live: Live, seed: int, games: int) -> tuple[int, int, list[str]]:
+    rng = random.Random(seed)
+    table_id, host = await live.create(games_to_win=games)
+    spectator = Viewer(None)
+    spectator.streams.append(await live.player(table_id))
+    viewers = [Viewer(seat) for seat in range(4)]
+    tokens: list[str | None] = []
+    for seat, viewer in enumerate(viewers):
+        viewer.streams.append(await live.player(table_id, host if seat == 0 else None))
+        answer = await viewer.now.intent({"type": "sit", "seat": seat, "name": f"P{seat}"})
+        assert answer["type"] == "ack", answer
+        tokens.append(host if seat == 0 else viewer.now.token)
+    assert (await viewers[0].now.intent({"type": "start"}))["type"] == "ack"
+    http_seen: list[Any] = []
+    extras = step = 0
+    while True:
+        state = await catch_up(viewers, spectator)
+        if state["table"]["status"] == "match_over" and state["table"]["match_id"] is not None:
+            break
+        step += 1
+        # Random disturbances, plus a reconnect and a refused intent every 12 steps for sure.
+        roll = {5: 0.01, 9: 0.17}.get(step % 12, rng.random())
+        who = rng.randrange(4)
+        if roll < 0.06:
+            await reconnect(live, table_id, viewers[who], tokens[who], rng)
+        elif roll < 0.08:
+            await reconnect(live, table_id, spectator, None, rng)
+        elif roll < 0.12:
+            await viewers[who].now.send({"type": "sync"})
+            await viewers[who].now.next_state(lambda s: s["events"] == [])
+        elif roll < 0.15:
+            await viewers[who].now.send({"type": "chat", "text": f"good luck {seed}"})
+            await viewers[who].now.expect("chat")
+        elif roll < 0.20 and state["table"]["status"] == "playing":
+            # Refused intents: out of turn, or on an old version, with a card of one's own.
+            game = viewers[who].now.state["game"]
+            if game["hand"]:
+                card = rng.choice(game["hand"])
+                stale = rng.random() < 0.5 or game["to_act"] == who
+                kind = "discard" if game["phase"] == "discard" else "pass"
+                answer = await viewers[who].now.intent(
+                    {"type": kind, "card": card, "v": state["v"] - 1 if stale else state["v"]})
+                assert answer["type"] == "error", answer
+                extras += 1
+        elif roll < 0.23:
+            r1 = await live.http.get(f"/api/tables/{table_id}")
+            r2 = await live.http.get("/api/matches", params={"table": table_id})
+            assert r1.status_code == 200 and r2.status_code == 200
+            assert r2.json()["items"] == [], "a match is in the history before it ended"
+            http_seen += [r1.json(), r2.json()]
+        elif state["table"]["status"] == "between_games":
+            for viewer in viewers:
+                if not viewer.now.state["seats"][viewer.seat]["ready"]:
+                    assert (await viewer.now.intent({"type": "ready"}))["type"] == "ack"
+            await viewers[0].now.until(lambda s: s["table"]["status"] != "between_games")
+        else:
+            to_act = state["game"]["to_act"]
+            await viewers[to_act].now.play_random(rng)
+    # The history of the finished match may show everything; the table's public info never.
+    match_id = state["table"]["match_id"]
+    detail = await live.http.get(f"/api/matches/{match_id}")
+    assert detail.status_code == 200
+    http_seen.append(detail.json())
+    for body in http_seen:
+        assert not card_strings(body) or body is http_seen[-1], body
+    for viewer in [*viewers, spectator]:
+        await viewer.now.ws.close()
+        await drain(viewer.now)
+    stored = {t.table_id: t for t in await live.store.unfinished_tables()}[table_id]
+    # Seat tokens never leave the browser: not in the log, the history, the API or a frame.
+    everything = orjson.dumps([stored.entries, http_seen]).decode() + "".join(
+        orjson.dumps(f).decode() for v in [*viewers, spectator] for p in v.streams
+        for f in p.frames if f["type"] != "seated")
+    for token in tokens:
+        assert token and len(token) >= 32 and token not in everything
+    hidden = hidden_by_version(TableOptions.from_dict(stored.options), stored.entries)
+    checked = sum(check_viewer(v, hidden) for v in [*viewers, spectator])
+    reconnects = sum(len(v.streams) - 1 for v in [*viewers, spectator])
+    return checked, reconnects + extras, [t for t in tokens if t]
+
+
+def test_the_check_finds_a_leak() -> None:
+    """The checker itself: a hidden card in a state, or inside an error text, is caught."""
+    hidden = {7: {0: {"AS"}, None: {"AS", "7H"}}}
+    viewer = Viewer(0)
+    player = Player.__new__(Player)
+    player.frames = [{"type": "state", "v": 7, "game": {"hand": ["2C"]}}]
+    viewer.streams.append(player)
+    assert check_viewer(viewer, hidden) == 1
+    player.frames.append({"type": "error", "code": "illegal", "message": "AS is not yours",
+                          "v": 7})
+    with pytest.raises(AssertionError, match="AS"):
+        check_viewer(viewer, hidden)
+    player.frames[1:] = [{"type": "state", "v": 7, "events": [{"cards": ["AS"]}]}]
+    with pytest.raises(AssertionError, match="AS"):
+        check_viewer(viewer, hidden)
+
+
+class Lines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record) + repr(record.__dict__))
+
+
+@pytest.mark.parametrize("seed,games", [(s, 2 if s % 3 == 0 else 1) for s in range(1, 11)])
+async def test_no_frame_shows_a_viewer_a_hidden_card(tmp_path: Path, seed: int,
+                                                     games: int) -> None:
+    async for live in live_server(tmp_path, real_store=True,
+                                  reconnect_grace_seconds=30.0):
+        lines = Lines()
+        logging.getLogger().addHandler(lines)
+        try:
+            checked, disturbances, tokens = await asyncio.wait_for(
+                play_match(live, seed, games), 50)
+        finally:
+            logging.getLogger().removeHandler(lines)
+        assert len(lines.lines) > 20  # uvicorn and the tables did log
+        log_text = "\n".join(lines.lines)
+        assert not [t for t in tokens if t in log_text], "a seat token was logged"
+        assert checked > 150 * games
+        assert disturbances >= 3  # the run really reconnected / was refused on the way
