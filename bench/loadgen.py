@@ -1,0 +1,320 @@
+"""Load generator for the Dingo server: the shared perf harness plus a Dingo adapter.
+
+The harness (``$PERF_DIR/loadgen.py``, default ``<repo>/../shared/perf``) owns the
+game driving, the latency bookkeeping, the paced/closed modes and the one-line JSON
+summary; this file only teaches it our wire protocol (docs/protocol.md) and then runs
+its ``main``. Every adapter of the harness stays available (``--adapter bare|bgio|dingo``).
+
+    /tmp/perf-venv/bin/python bench/loadgen.py --adapter dingo --port 8000 \\
+        --tables 50 --pace 0 --warmup 3 --duration 15 [--server-pid PID]
+
+What a Dingo table is here:
+
+- ``POST /api/tables`` with a long match (``--games-to-win``, default 50), no turn timer
+  and no bots, so every move is made by a load-generator seat;
+- four WebSockets on ``/ws/{id}``: seat 0 says ``hello`` with the host token, the others
+  ``hello`` null; each then ``sit``s on its seat (and keeps the seat token it gets); the
+  host sends ``start`` once its view shows all four seats taken;
+- each seat reports every ``state`` to the harness with ``turn = game.to_act`` (or -1)
+  and ``hand = game.legal`` (the legal actions of that seat's own view, so the
+  harness's random pick is a uniformly random *legal* move: real Dingo); the pick goes
+  back as a ``discard``/``pass``/``play`` intent with a fresh ``id`` and the ``v`` it was
+  made on;
+- between games every seat sends ``ready`` (after a match, ``rematch``);
+- an ``error`` answer to a move is a rejection (``core.on_rejected``); an ``error`` to
+  anything else is counted as an error too (``adapter_notes.protocol_errors``).
+
+Extra options (taken out before the harness parses the rest):
+
+- ``--games-to-win N``  (1-50, default 50) the match length of each table;
+- ``--idle``            connect and seat everything, start the matches, then make no
+  move for ``--duration`` seconds (the harness's paced mode with a pace nobody
+  reaches): the memory-per-idle-connection scenario.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import itertools
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+#: Where the shared harness lives (``loadgen.py``, ``summarize.py``, ``peers/``).
+PERF_DIR = Path(os.environ.get("PERF_DIR") or REPO.parent / "shared" / "perf")
+IDLE_PACE = 1e9  # seconds between a table's moves in --idle: never, within any run
+
+
+def load_harness(perf_dir: Path = PERF_DIR) -> ModuleType:
+    """Import the shared ``loadgen.py`` as the module ``perf_loadgen`` (once)."""
+    if "perf_loadgen" in sys.modules:
+        return sys.modules["perf_loadgen"]
+    path = perf_dir / "loadgen.py"
+    if not path.is_file():
+        raise SystemExit(f"bench/loadgen.py: the shared harness {path} is missing "
+                         "(set PERF_DIR to the directory holding perf/loadgen.py)")
+    spec = importlib.util.spec_from_file_location("perf_loadgen", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["perf_loadgen"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+lg = load_harness()
+orjson = lg.orjson
+dumps, loads = orjson.dumps, orjson.loads
+
+STATE_PREFIX = b'{"type":"state","v":'
+
+#: Set by ``main`` from the extra options; the adapter reads it when it is built.
+OPTIONS = argparse.Namespace(games_to_win=50, idle=False)
+
+
+class DingoAdapter:
+    """Our protocol (docs/protocol.md): HTTP to create tables, one WebSocket per seat."""
+
+    name = "dingo"
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        base = (args.url or f"http://127.0.0.1:{args.port or 8000}").rstrip("/")
+        self.http = base.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
+        self.ws = self.http.replace("http", "ws", 1)
+        self.games_to_win = OPTIONS.games_to_win
+        self.session: Any = None
+        self.sockets: dict[tuple[int, int | None], Any] = {}
+        self.readers: list[asyncio.Task[None]] = []
+        self._ids = itertools.count(1)
+        # counters for adapter_notes
+        self.states = 0
+        self.state_bytes = 0
+        self.acks = 0
+        self.protocol_errors = 0
+        self.disconnects = 0
+        self.votes = {"g": 0, "r": 0, "m": 0}  # acks of start, ready, rematch
+        self.first_protocol_error: str | None = None
+
+    # -- the harness's four methods --------------------------------------------------
+
+    async def prepare(self, core: Any, n_tables: int) -> list[Any]:
+        import aiohttp
+
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+        gate = asyncio.Semaphore(core.args.connect_concurrency)
+        body = {"games_to_win": self.games_to_win, "turn_seconds": None, "bots": []}
+
+        async def make(i: int) -> Any:
+            async with gate, self.session.post(f"{self.http}/api/tables", json=body) as resp:
+                if resp.status != 201:
+                    raise RuntimeError(f"POST /api/tables -> HTTP {resp.status}: "
+                                       f"{(await resp.text())[:300]}")
+                created = await resp.json(loads=loads)
+            table = lg.Table(i, created["table_id"])
+            table.info.update(host_token=created["host_token"], tokens={}, started=False,
+                              voted=[-1] * lg.SEATS)
+            return table
+
+        return list(await asyncio.gather(*(make(i) for i in range(n_tables))))
+
+    async def open(self, core: Any, table: Any, seat: int | None) -> None:
+        ws = await self.session.ws_connect(f"{self.ws}/ws/{table.tid}", compress=0,
+                                           autoping=True, heartbeat=None, max_msg_size=0,
+                                           decode_text=False)
+        self.sockets[(table.index, seat)] = ws
+        joined: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.readers.append(asyncio.create_task(self._read(core, table, seat, ws, joined)))
+        token = table.info["host_token"] if seat == 0 else None
+        await ws.send_str(dumps({"type": "hello", "token": token}).decode())
+        if seat is not None:
+            await ws.send_str(dumps({"type": "sit", "seat": seat, "name": f"Load {seat}",
+                                     "id": f"s{next(self._ids)}"}).decode())
+        # Seated (or, for a spectator, welcomed) before the next socket opens.
+        await asyncio.wait_for(joined, 60)
+
+    async def send(self, table: Any, seat: int, action: dict[str, Any], version: int) -> None:
+        await self.sockets[(table.index, seat)].send_str(self._intent(action, version))
+
+    async def close(self) -> None:
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*(ws.close() for ws in self.sockets.values()),
+                             return_exceptions=True)
+        if self.session is not None:
+            await self.session.close()
+
+    def extra(self) -> dict[str, Any]:
+        return {
+            "games_to_win": self.games_to_win,
+            "idle": OPTIONS.idle,
+            "connections_open": sum(1 for ws in self.sockets.values() if not ws.closed),
+            "connections": len(self.sockets),
+            "disconnects": self.disconnects,
+            "protocol_errors": self.protocol_errors,
+            "first_protocol_error": self.first_protocol_error,
+            "acks": self.acks,
+            "matches_started": self.votes["g"],
+            "ready_votes": self.votes["r"],
+            "rematch_votes": self.votes["m"],
+            "state_frames": self.states,
+            "state_bytes_mean": round(self.state_bytes / self.states) if self.states else None,
+        }
+
+    # -- the protocol ------------------------------------------------------------------
+
+    def _intent(self, action: dict[str, Any], version: int) -> str:
+        """A legal action of ``state.game.legal`` as the intent that makes it."""
+        intent: dict[str, Any] = {"type": action["type"], "id": f"a{next(self._ids)}",
+                                  "v": version}
+        if "cards" in action:
+            intent["cards"] = action["cards"]
+        else:
+            intent["card"] = action["card"]
+        return dumps(intent).decode()
+
+    def _protocol_error(self, core: Any, text: str) -> None:
+        self.protocol_errors += 1
+        core.rejected += 1  # counted in the summary's errors.total
+        self.first_protocol_error = self.first_protocol_error or text
+        core.first_error = core.first_error or f"rejected: {text}"
+
+    def _on_state(self, core: Any, table: Any, seat: int, m: dict[str, Any]) -> str | None:
+        """One seat's ``state``: report it; return a message to send, if any."""
+        v = m["v"]
+        status = m["table"]["status"]
+        if status == "playing":
+            to_act = m["game"]["to_act"]
+            action = core.on_view(table, seat, v, -1 if to_act is None else to_act,
+                                  m["game"]["legal"])
+            return None if action is None else self._intent(action[0], action[1])
+        info = table.info
+        if status == "lobby":
+            if seat == 0 and not info["started"] and all(
+                    s["kind"] != "empty" for s in m["seats"]):
+                info["started"] = True
+                return dumps({"type": "start", "id": f"g{next(self._ids)}"}).decode()
+            return None
+        core.on_view(table, seat, v, -1, [])
+        # between_games: vote for the next game; match_over: for a rematch (once per version)
+        if not m["seats"][seat]["ready"] and info["voted"][seat] != v:
+            info["voted"][seat] = v
+            if status == "between_games":
+                return dumps({"type": "ready", "id": f"r{next(self._ids)}"}).decode()
+            return dumps({"type": "rematch", "id": f"m{next(self._ids)}"}).decode()
+        return None
+
+    def _glance(self, core: Any, table: Any, seat: int, data: bytes) -> bool:
+        """A seat's ``state`` while another seat is to act: read ``v`` and ``to_act`` only.
+
+        Parsing every 2 KB view in full would make the generator, not the server,
+        the bottleneck at a few thousand moves per second; a seat that is not to
+        act needs nothing else (the harness only tracks versions and turns). The
+        keys are unique in a state message and ``v`` comes right after ``type``;
+        anything unexpected (another status, a key missing) returns False and the
+        frame is parsed in full. True: the frame was handled.
+        """
+        i = len(STATE_PREFIX)
+        j = data.find(b",", i)
+        k = data.find(b'"status":"playing"', j)
+        t = data.find(b'"to_act":', k)
+        if j < 0 or k < 0 or t < 0:
+            return False
+        to_act = data[t + 9:t + 10]
+        if not to_act.isdigit() or int(to_act) == seat:
+            return False  # nobody to act, or this seat: it needs the legal moves
+        self.states += 1
+        self.state_bytes += len(data)
+        core.on_view(table, seat, int(data[i:j]), int(to_act), [])
+        return True
+
+    async def _read(self, core: Any, table: Any, seat: int | None, ws: Any,
+                    joined: asyncio.Future[None]) -> None:
+        import aiohttp
+
+        text, binary = aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg.type is not text and msg.type is not binary:
+                    self.disconnects += 1
+                    if not joined.done():
+                        joined.set_exception(RuntimeError(f"closed while joining: {msg!r}"))
+                    if core.running:
+                        core.first_error = core.first_error or f"connection closed: {msg!r}"
+                    return
+                data = msg.data
+                if seat is not None and data.startswith(STATE_PREFIX):
+                    seen = self._glance(core, table, seat, data)
+                    if seen:
+                        continue
+                elif seat is None and data.startswith(STATE_PREFIX):
+                    self.states += 1
+                    self.state_bytes += len(data)
+                    core.on_spectator_view(table)
+                    continue
+                m = loads(data)
+                kind = m["type"]
+                reply = None
+                if kind == "state":
+                    self.states += 1
+                    self.state_bytes += len(data)
+                    if seat is None:
+                        core.on_spectator_view(table)
+                    else:
+                        reply = self._on_state(core, table, seat, m)
+                elif kind == "ack":
+                    self.acks += 1
+                    first = (m["id"] or " ")[0]
+                    if first in "grm":
+                        self.votes[first] += 1
+                elif kind == "error":
+                    intent_id = m.get("id") or ""
+                    text_ = f"{m.get('code')}: {m.get('message')} (id {intent_id})"
+                    if intent_id.startswith("a") and seat is not None:
+                        action = core.on_rejected(table, seat, text_)
+                        if action is not None:
+                            reply = self._intent(action[0], action[1])
+                    else:
+                        self._protocol_error(core, text_)
+                        if not joined.done():
+                            joined.set_exception(RuntimeError(text_))
+                elif kind == "seated":
+                    table.info["tokens"][seat] = m["token"]
+                    if not joined.done():
+                        joined.set_result(None)
+                elif kind == "welcome" and seat is None and not joined.done():
+                    joined.set_result(None)
+                if reply is not None:
+                    await ws.send_str(reply)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.disconnects += 1
+            if not joined.done():
+                joined.set_exception(exc)
+            if core.running:
+                core.first_error = core.first_error or f"connection lost: {exc!r}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra = argparse.ArgumentParser(add_help=False)
+    extra.add_argument("--games-to-win", type=int, default=50)
+    extra.add_argument("--idle", action="store_true")
+    ours, rest = extra.parse_known_args(argv)
+    if not 1 <= ours.games_to_win <= 50:
+        raise SystemExit("--games-to-win must be 1-50")
+    OPTIONS.games_to_win, OPTIONS.idle = ours.games_to_win, ours.idle
+    if ours.idle:
+        rest += ["--pace", str(IDLE_PACE)]
+    lg.ADAPTERS["dingo"] = DingoAdapter
+    sys.argv = [sys.argv[0], *rest]
+    lg.main()
+
+
+if __name__ == "__main__":
+    main()
