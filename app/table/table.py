@@ -233,6 +233,7 @@ class Table:
         self._timer: Timer | None = None
         self._changed_at = time.monotonic()
         self._wake: asyncio.TimerHandle | None = None
+        self._wake_due = 0.0  # when (monotonic) ``_wake`` was set to fire
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- the log -------------------------------------------------------------------
@@ -733,14 +734,22 @@ class Table:
         return self._changed_at + self.config.next_game_seconds
 
     def _reschedule(self) -> None:
+        """Set the wake for ``_due()``.
+
+        A wake already set to fire no later is kept: ``_on_wake`` checks the time
+        again, and moving a due wake on at every change (a player pressing ready
+        over and over) would keep it from ever firing.
+        """
+        due = self._due()
         if self._wake is not None:
+            if due is not None and self._wake_due <= due:
+                return
             self._wake.cancel()
             self._wake = None
-        due = self._due()
         if due is not None:
-            delay = max(0.0, due - time.monotonic())
+            self._wake_due = due
             self._wake = asyncio.get_running_loop().call_later(
-                delay, self._spawn_wake)
+                max(0.0, due - time.monotonic()), self._spawn_wake)
 
     def _spawn_wake(self) -> None:
         self._wake = None

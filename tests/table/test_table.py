@@ -385,6 +385,26 @@ async def test_ready_votes_start_the_next_game_and_rematch_starts_a_new_match() 
         await h.close()
 
 
+async def test_ready_pressed_over_and_over_does_not_hold_back_the_next_game() -> None:
+    """Each vote reschedules the table's wake; a vote at every turn of the event
+    loop must not keep pushing a due wake back for ever."""
+    h = Harness(fast_config(next_game_seconds=300))
+    try:
+        table, host = await h.table(bots=tuple((s, "random") for s in (1, 2, 3)))
+        a = await h.seat(table, 0, "Ann", host)
+        await table.submit(a[0], {"type": "start"})
+        await play_random(table, {0: a}, random.Random(3), lambda: table.status != "playing")
+        assert table.status == "between_games"
+        for _ in range(200):
+            await table.submit(a[0], {"type": "ready"})
+            await asyncio.sleep(0)
+            if table.status == "playing":
+                break
+        assert table.status == "playing"
+    finally:
+        await h.close()
+
+
 async def test_a_second_connection_with_the_same_token_replaces_the_first(
         harness: Harness) -> None:
     table, host = await harness.table()
