@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .actions import DISCARD, PASS, PLAY, Action
@@ -50,7 +51,23 @@ EXCHANGE, HUNT, OVER = "exchange", "hunt", "over"
 
 #: Views: the codes of a mask's cards, lowest first; each suit's cards, as a mask.
 _list_codes = bit_lister(CODES)
+
+
+@lru_cache(maxsize=4096)
+def _hand_codes(mask: int) -> tuple[str, ...]:
+    """A hand's codes sorted by suit then rank; views ask for each hand after every action."""
+    # Within one suit, card numbers grow with the rank: list suit by suit, no sort.
+    return (*_list_codes(mask & _SUIT_MASKS[0]), *_list_codes(mask & _SUIT_MASKS[1]),
+            *_list_codes(mask & _SUIT_MASKS[2]), *_list_codes(mask & _SUIT_MASKS[3]))
+
+
+@lru_cache(maxsize=4096)
+def _wire(action: Action) -> dict[str, Any]:
+    """``action.to_dict()``, shared by every view that lists it (views are read-only)."""
+    return action.to_dict()
 _SUIT_MASKS = tuple(sum(1 << card(r, s) for r in range(13)) for s in range(4))
+#: The rabbit pile's codes by the next rank to hunt (up to ACE + 1, when none is left).
+_RABBIT_CODES = tuple(tuple(codes(RABBITS[n:])) for n in range(ACE + 2))
 
 #: The seven exchange rounds; a pass round's number is the receiver's offset.
 ROUNDS: tuple[tuple[str, int], ...] = (
@@ -206,6 +223,8 @@ class Game:
         self.winner: int | None = None
         self.tie_break: str | None = None
         self._events: list[Event] = []
+        # (last_hunt_record, the view's pile fields): see ``_pile_view``
+        self._piles_seen: tuple[HuntRecord | None, dict[str, Any]] | None = None
 
     # -- construction -----------------------------------------------------
 
@@ -550,9 +569,7 @@ class Game:
     def hand(self, seat: int) -> list[str]:
         """A seat's hand as codes, sorted by suit then rank (``sort_key``)."""
         # Within one suit, card numbers grow with the rank: list suit by suit, no sort.
-        h = self.hands[seat]
-        return [*_list_codes(h & _SUIT_MASKS[0]), *_list_codes(h & _SUIT_MASKS[1]),
-                *_list_codes(h & _SUIT_MASKS[2]), *_list_codes(h & _SUIT_MASKS[3])]
+        return list(_hand_codes(self.hands[seat]))
 
     def running_scores(self) -> list[int]:
         return [sum(map(SCORE_VALUE.__getitem__, score))
@@ -574,22 +591,39 @@ class Game:
             "discard_top": code(self.discards[-1]) if self.discards else None,
             "discard_count": len(self.discards),
             "discards": codes(self.discards) if (self.open_discards or over) else None,
-            "rabbits": codes(RABBITS[self.next_rank:]),
-            "dead_rabbits": codes(self.dead),
+            "rabbits": list(_RABBIT_CODES[self.next_rank]),
             "hunt": None if hunt is None else {
                 "rank": RANKS[hunt.rank],
                 "rabbit": code(RABBITS[hunt.rank]) if hunt.rank < ACE else code(AD),
                 "dingo_seat": hunt.dingo_seat,
                 "plays": [{"seat": s, "cards": codes(cs)} for s, cs in hunt.plays],
             },
-            "last_hunt": self.last_hunt,
-            "score_piles": [codes(p) for p in self.score_piles],
-            "penalty_piles": [codes(p) for p in self.penalty_piles],
-            "scores": self.running_scores(),
+            **self._pile_view(),
             "open_discards": self.open_discards,
             "result": self.result() if over else None,
         }
         return view
+
+    def _pile_view(self) -> dict[str, Any]:
+        """The view's fields that only change when a hunt ends, built once per hunt.
+
+        Every change to the score, penalty and dead piles comes with a new
+        ``last_hunt_record`` (``_finish_hunt``), so that record says whether the
+        fields built last time still hold.
+        """
+        record = self.last_hunt_record
+        seen = self._piles_seen
+        if seen is not None and seen[0] is record:
+            return seen[1]
+        fields = {
+            "dead_rabbits": codes(self.dead),
+            "last_hunt": None if record is None else record.to_dict(),
+            "score_piles": [codes(p) for p in self.score_piles],
+            "penalty_piles": [codes(p) for p in self.penalty_piles],
+            "scores": self.running_scores(),
+        }
+        self._piles_seen = (record, fields)
+        return fields
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What seat ``seat`` may know; ``None`` gives the spectator view."""
@@ -618,7 +652,7 @@ class Game:
                           for r, t, c in self.passed[seat]]
         view["received"] = [{"direction": DIRECTIONS[ROUNDS[r][1]], "from": f, "card": code(c)}
                             for r, f, c in self.received[seat]]
-        view["legal"] = ([a.to_dict() for a in self.legal_actions()]
+        view["legal"] = ([_wire(a) for a in self.legal_actions()]
                          if self.to_act == seat else [])
         return view
 

@@ -504,3 +504,18 @@ def test_the_prompt_says_who_must_do_what() -> None:
 def test_views_refuse_a_seat_that_does_not_exist() -> None:
     with pytest.raises(MalformedAction):
         Game.new(1, 0).view(4)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_views_built_along_a_game_equal_views_of_the_same_position_built_afresh(seed: int) -> None:
+    """Views reuse parts built for earlier positions (piles, hands, legal choices);
+    a game replayed to the same position, never asked before, must show the same."""
+    rng = random.Random(seed)
+    game = Game.new(seed, seed % 4)
+    while True:
+        fresh = Game.replay(game.initial_hands, game.dealer, game.actions)
+        for seat in (None, 0, 1, 2, 3):
+            assert game.view(seat) == fresh.view(seat)
+        if game.over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
