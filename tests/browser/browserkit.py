@@ -106,7 +106,7 @@ def click_if_still_there(page: Page, selector: str) -> None:
     try:
         page.click(selector, timeout=2_000)
     except PlaywrightTimeout:
-        assert not page.locator(selector).count(), f"{selector} stayed on the page but took no click"
+        assert not page.locator(selector).count(), f"{selector} stayed but took no click"
 
 
 def play_match(page: Page, rng: random.Random,

@@ -50,7 +50,7 @@ def counts(live: Live) -> tuple[dict[str, int], dict[str, int]]:
 
 
 async def test_a_table_takes_at_most_its_cap_and_frees_a_place_on_disconnect(live: Live) -> None:
-    table_id, host = await live.create()
+    table_id, _host = await live.create()
     players = [await accepted(live, table_id) for _ in range(PER_TABLE)]
     for _ in range(3):
         assert "table" in await refused(live, table_id)

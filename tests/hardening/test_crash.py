@@ -7,7 +7,7 @@ SQLite file, a free loopback port), each followed by a restart on the same file:
 - mid-exchange: right after a ``pass`` that leaves its pass round unfinished
   (passes given but not yet received are hidden state);
 - mid-ace-hunt: right after an action that leaves the ace hunt waiting for a seat;
-- twice at a random acknowledged action (a random 1–25 actions on).
+- twice at a random acknowledged action (a random 1-25 actions on).
 
 The phase-targeted kills wait for every seat to have seen the acknowledged
 version (nothing else is sent meanwhile); the random ones kill the moment the

@@ -57,43 +57,43 @@ def stuck_spectator(base: str, table_id: str) -> socket.socket:
 async def test_a_client_that_never_reads_is_dropped_and_memory_stays_flat(
         tmp_path: Path) -> None:
     env = {"BOT_DELAY_SECONDS": "0", "NEXT_GAME_SECONDS": "0"}
-    async with dingo_serve(tmp_path / "slow.db", tmp_path, **env) as server:
-        async with httpx.AsyncClient(base_url=f"http://{server.base}") as http:
-            r = await http.post("/api/tables", json={
-                "games_to_win": 50, "bots": [{"seat": s, "kind": "random"} for s in range(4)]})
-            assert r.status_code == 201, r.text
-            table_id, host_token = r.json()["table_id"], r.json()["host_token"]
+    async with (dingo_serve(tmp_path / "slow.db", tmp_path, **env) as server,
+                httpx.AsyncClient(base_url=f"http://{server.base}") as http):
+        r = await http.post("/api/tables", json={
+            "games_to_win": 50, "bots": [{"seat": s, "kind": "random"} for s in range(4)]})
+        assert r.status_code == 201, r.text
+        table_id, host_token = r.json()["table_id"], r.json()["host_token"]
 
-            async def table() -> dict[str, object]:
-                info: dict[str, object] = (await http.get(f"/api/tables/{table_id}")).json()
-                return info
+        async def table() -> dict[str, object]:
+            info: dict[str, object] = (await http.get(f"/api/tables/{table_id}")).json()
+            return info
 
-            # The stuck spectator joins in the lobby, where nothing is sent; then play starts.
-            stuck = await asyncio.to_thread(stuck_spectator, server.base, table_id)
-            try:
-                for _ in range(100):
-                    if (await table())["spectators"] == 1:
-                        break
-                    await asyncio.sleep(0.05)
-                assert (await table())["spectators"] == 1
-                host = await join(server.base, table_id, host_token)
-                assert (await host.intent({"type": "start"}))["type"] == "ack"
-                await host.ws.close()
-                start, rss_start = time.monotonic(), rss_kb(server.pid)
-                while True:
-                    info = await table()
-                    if info["spectators"] == 0:
-                        break
-                    assert time.monotonic() - start < DROPPED_WITHIN, (
-                        f"a spectator that reads nothing is still at the table: {info}")
-                    await asyncio.sleep(0.2)
-                dropped_after = time.monotonic() - start
-                status = info["status"]
-                # The table plays on without it, and memory does not grow with it.
-                await asyncio.sleep(3)
-                assert (await table())["status"] in ("playing", "between_games"), status
-                growth = rss_kb(server.pid) - rss_start
-                print(f"dropped after {dropped_after:.1f} s; RSS growth {growth} KB")
-                assert growth < RSS_GROWTH_LIMIT_KB
-            finally:
-                stuck.close()
+        # The stuck spectator joins in the lobby, where nothing is sent; then play starts.
+        stuck = await asyncio.to_thread(stuck_spectator, server.base, table_id)
+        try:
+            for _ in range(100):
+                if (await table())["spectators"] == 1:
+                    break
+                await asyncio.sleep(0.05)
+            assert (await table())["spectators"] == 1
+            host = await join(server.base, table_id, host_token)
+            assert (await host.intent({"type": "start"}))["type"] == "ack"
+            await host.ws.close()
+            start, rss_start = time.monotonic(), rss_kb(server.pid)
+            while True:
+                info = await table()
+                if info["spectators"] == 0:
+                    break
+                assert time.monotonic() - start < DROPPED_WITHIN, (
+                    f"a spectator that reads nothing is still at the table: {info}")
+                await asyncio.sleep(0.2)
+            dropped_after = time.monotonic() - start
+            status = info["status"]
+            # The table plays on without it, and memory does not grow with it.
+            await asyncio.sleep(3)
+            assert (await table())["status"] in ("playing", "between_games"), status
+            growth = rss_kb(server.pid) - rss_start
+            print(f"dropped after {dropped_after:.1f} s; RSS growth {growth} KB")
+            assert growth < RSS_GROWTH_LIMIT_KB
+        finally:
+            stuck.close()
