@@ -228,6 +228,8 @@ class Table:
         self.closed = False
         self.idle_since: float | None = time.monotonic()
         self._bots: dict[int, Bot] = {}
+        self._bot_feed: list[Event] = []  # this game's events, for the bots (``_observe``)
+        self._bot_read: dict[int, int] = {}  # per seat: how much of the feed its bot has seen
         self._lock = asyncio.Lock()
         self._replies: dict[str | Client, OrderedDict[str, bytes]] = {}
         self._timer: Timer | None = None
@@ -292,13 +294,13 @@ class Table:
             seat = self.seats[entry["seat"]]
             seat.name, seat.token_hash, seat.bot = entry["name"], entry["token_hash"], None
             if self.match is not None:
-                self._bots[seat.index] = make_bot("heuristic", self._bot_seed(seat.index, seq))
+                self._new_bot(seat.index, "heuristic", seq)
             events = [Event({"type": "seat_taken", "seat": seat.index, "name": seat.name})]
         elif kind == "bot_add":
             seat = self.seats[entry["seat"]]
             seat.bot, seat.name = entry["bot"], bot_name(entry["bot"])
             if self.match is not None:
-                self._bots[seat.index] = make_bot(entry["bot"], self._bot_seed(seat.index, seq))
+                self._new_bot(seat.index, entry["bot"], seq)
             events = [Event({"type": "bot_added", "seat": seat.index, "kind": seat.bot})]
         elif kind == "bot_remove":
             seat = self.seats[entry["seat"]]
@@ -326,8 +328,8 @@ class Table:
         self.info = MatchInfo(number, seed, started_at)
         self.match_id = None
         self._clear_votes()
-        self._bots = {s.index: make_bot(s.bot or "heuristic", self._bot_seed(s.index, 0))
-                      for s in self.seats}
+        for s in self.seats:
+            self._new_bot(s.index, s.bot or "heuristic", 0)
         return [Event({"type": "match_start", "match_number": number}),
                 self.match.game_start_event()]
 
@@ -337,10 +339,31 @@ class Table:
         return (self.info.seed * 8 + seq * 4 + seat) % (1 << 63)
 
     def _observe(self, events: list[Event]) -> None:
-        for seat, bot in self._bots.items():
-            for event in events:
-                if event.kind not in TABLE_EVENTS:
-                    bot.observe(event.for_seat(seat))
+        """Keep the current game's events for the bots, which read them when asked to move.
+
+        Every seat has a bot ready to stand in, but few ever move: telling each
+        of them every event as it happens cost more than the rest of an action.
+        """
+        for event in events:
+            if event.kind == "game_start":
+                self._bot_feed = []
+                self._bot_read.clear()
+            if event.kind not in TABLE_EVENTS:
+                self._bot_feed.append(event)
+
+    def _bot(self, seat: int) -> Bot:
+        """Seat ``seat``'s bot, told every event of this game it has not seen yet."""
+        bot = self._bots[seat]
+        feed = self._bot_feed
+        for event in feed[self._bot_read.get(seat, 0):]:
+            bot.observe(event.for_seat(seat))
+        self._bot_read[seat] = len(feed)
+        return bot
+
+    def _new_bot(self, seat: int, kind: str, seq: int) -> None:
+        """A new stand-in for ``seat``; it reads the current game from its start."""
+        self._bots[seat] = make_bot(kind, self._bot_seed(seat, seq))
+        self._bot_read.pop(seat, None)
 
     def _clear_votes(self) -> None:
         for seat in self.seats:
@@ -792,7 +815,7 @@ class Table:
             entry["auto"] = "away" if seat.away else "timer"
         legal = game.legal_actions()
         try:
-            action = self._bots[index].choose(game.view(index))
+            action = self._bot(index).choose(game.view(index))
             if action not in legal:
                 raise ValueError(f"bot chose {action}, which is not legal now")
         except Exception as exc:

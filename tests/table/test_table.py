@@ -20,10 +20,11 @@ from tablekit import (
 )
 
 from app.game import Action, Match, MatchOptions
+from app.game.bots import HeuristicBot
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.ports import StoredTable
-from app.table.table import Table, TableConfig, TableOptions
+from app.table.table import TABLE_EVENTS, Table, TableConfig, TableOptions
 
 _ids = itertools.count()
 
@@ -403,6 +404,29 @@ async def test_ready_pressed_over_and_over_does_not_hold_back_the_next_game() ->
         assert table.status == "playing"
     finally:
         await h.close()
+
+
+async def test_a_stand_in_bot_knows_the_game_so_far_as_if_it_had_watched_every_event(
+        harness: Harness) -> None:
+    """Bots read the game's events only when asked to move; by then they must know
+    exactly what a bot told each event as it happened would know."""
+    table, host = await harness.table(games_to_win=3)
+    players = {0: await harness.seat(table, 0, "Ann", host)}
+    for seat in (1, 2, 3):
+        players[seat] = await harness.seat(table, seat, f"P{seat}")
+    await table.submit(players[0][0], {"type": "start"})
+    rng = random.Random(11)
+    for moves in (9, 14, 30):  # mid-exchange, early hunts, later hunts
+        target = table.version + moves
+        await play_random(table, players, rng, lambda t=target: table.version >= t
+                          or table.status != "playing")
+        for seat, (_client, conn) in players.items():
+            watched = HeuristicBot()
+            for frame in conn.states():
+                for event in frame["events"]:
+                    if event["type"] not in TABLE_EVENTS:
+                        watched.observe(event)
+            assert vars(table._bot(seat)._memory) == vars(watched._memory)
 
 
 async def test_a_second_connection_with_the_same_token_replaces_the_first(
