@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Coroutine, Generator
+from typing import Any, Protocol
 
 CLOSE_TOO_SLOW = 4008
 ABORT_CLOSE_SECONDS = 5.0
@@ -44,7 +44,7 @@ class Client:
         self._writer: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
         #: Called once when the client is cut off, so the transport stops reading it too.
-        self.on_abort: Callable[[], None] | None = None
+        self.on_abort: Callable[[], object] | None = None
         #: Set by the transport while it waits for the peer's next frame.
         self.reading = False
 
@@ -104,19 +104,41 @@ class Client:
                 await self._closer
 
     def _put(self, item: bytes | tuple[int, str]) -> bool:
-        """Queue ``item`` and start a writer if none is running; False if the queue is full."""
-        if len(self._queue) >= self._queue_size:
-            return False
-        self._queue.append(item)
-        if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write())
+        """Send or queue ``item``; False if the queue is full.
+
+        With nothing queued, a message goes out at once: the transport's send
+        runs here until it first has to wait, which it never does while the
+        socket takes data. Only then does a writer task take over, so a busy
+        table pays for no task per message.
+        """
+        if self._writer is not None:
+            if len(self._queue) >= self._queue_size:
+                return False
+            self._queue.append(item)
+            return True
+        send = self.conn.send_bytes(item) if isinstance(item, bytes) else self.conn.close(*item)
+        try:
+            waiting_on = send.send(None)
+        except StopIteration:
+            return True
+        except Exception:
+            self.closed = True  # the socket is gone; the reader side leaves the table
+            return True
+        self._writer = asyncio.get_running_loop().create_task(
+            self._write(_Resume(send, waiting_on), closing=not isinstance(item, bytes)))
         return True
 
-    async def _write(self) -> None:
-        """Send what is queued, then end. After a close or a failure ``_writer`` stays set,
-        so no new writer starts (nothing is queued then anyway: ``closed`` is set)."""
+    async def _write(self, started: Awaitable[None], closing: bool) -> None:
+        """Finish the send ``_put`` started, then send what queued meanwhile, then end.
+
+        After a close or a failure ``_writer`` stays set, so nothing new is sent
+        (nothing is queued then anyway: ``closed`` is set).
+        """
         queue = self._queue
         try:
+            await started
+            if closing:
+                return
             while queue:
                 item = queue.pop(0)
                 if isinstance(item, bytes):
@@ -129,10 +151,38 @@ class Client:
             self.closed = True
             return
         # The queue is empty and nothing was awaited since that check: the next message
-        # starts a new writer.
+        # is sent at once again.
         self._writer = None
 
     async def _close_quietly(self, code: int, reason: str) -> None:
         # A peer that reads nothing never lets the close frame out: give up after a while.
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.conn.close(code, reason), ABORT_CLOSE_SECONDS)
+
+
+class _Resume:
+    """Await the rest of a coroutine that already ran up to its first suspension.
+
+    ``waiting_on`` is what it yielded there (the future it waits for); the task
+    awaiting this waits on it, then drives the coroutine on as usual.
+    """
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting_on: Any) -> None:
+        self.coro = coro
+        self.waiting_on = waiting_on
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, yielded = self.coro, self.waiting_on
+        while True:
+            try:
+                sent = yield yielded
+            except BaseException as exc:  # cancellation included: pass it on
+                try:
+                    yielded = coro.throw(exc)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    yielded = coro.send(sent)
+                except StopIteration:
+                    return

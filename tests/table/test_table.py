@@ -369,6 +369,7 @@ async def test_ready_votes_start_the_next_game_and_rematch_starts_a_new_match() 
             await asyncio.sleep(0.01)
             assert table.match.summary()["game_number"] == number  # waits for the vote
             assert (await submit(table, *a, type="ready", id=f"r{number}"))["type"] == "ack"
+            await wait_until(lambda n=number: table.match.summary()["game_number"] == n + 1)
             await play_random(table, {0: a}, rng, lambda: table.status != "playing")
         assert table.status == "match_over"
         await wait_until(lambda: table.match_id is not None)
