@@ -13,6 +13,8 @@ import contextlib
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any, Protocol
 
+from app.table.messages import keep
+
 CLOSE_TOO_SLOW = 4008
 ABORT_CLOSE_SECONDS = 5.0
 
@@ -114,7 +116,7 @@ class Client:
         if self._writer is not None:
             if len(self._queue) >= self._queue_size:
                 return False
-            self._queue.append(item)
+            self._queue.append(keep(item) if isinstance(item, bytes) else item)
             return True
         send = self.conn.send_bytes(item) if isinstance(item, bytes) else self.conn.close(*item)
         try:

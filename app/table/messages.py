@@ -13,13 +13,19 @@ import orjson
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """The message as compact JSON, in a bytes object of exactly its size.
+    """The message as compact JSON, to send now (see ``keep`` to hold on to it)."""
+    return orjson.dumps(message)
+
+
+def keep(data: bytes) -> bytes:
+    """``data`` in a bytes object of exactly its size, for a message kept for later.
 
     orjson hands back its working buffer, which is 4 KB for an ``ack`` and about
-    ten times the text for a ``state``; the bytes may stay queued for a slow
-    client or remembered as an intent's answer, so they are copied to size.
+    ten times the text for a ``state``. Most messages are sent at once and
+    dropped; those that wait in a slow client's queue or are remembered as an
+    intent's answer are copied to size first.
     """
-    return bytes(memoryview(orjson.dumps(message)))
+    return bytes(memoryview(data))
 
 
 def error(code: str, message: str, intent_id: str | None = None,
