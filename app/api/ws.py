@@ -239,22 +239,23 @@ async def _handle(raw: str | bytes, table: Table, client: Client, metrics: Metri
         _refuse(client, metrics, "malformed", "a message is one JSON object")
         return
     kind = data.get("type")
-    intent_id = _echo_id(data.get("id"))
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
         _refuse(client, metrics, "unknown_type",
-                f"unknown message type {str(kind)[:20]!r}", intent_id)
+                f"unknown message type {str(kind)[:20]!r}", _echo_id(data.get("id")))
         return
     try:
         message = CLIENT_MESSAGE.validate_python(data)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
-        _refuse(client, metrics, "malformed", f"{kind}: {where}: {first['msg']}", intent_id)
+        _refuse(client, metrics, "malformed", f"{kind}: {where}: {first['msg']}",
+                _echo_id(data.get("id")))
         return
     if isinstance(message, Hello):
         await table.join(client, message.token)
     elif not client.joined:
-        _refuse(client, metrics, "hello_first", "the first message must be hello", intent_id)
+        _refuse(client, metrics, "hello_first", "the first message must be hello",
+                _echo_id(data.get("id")))
     elif isinstance(message, Chat):
         await table.chat(client, message.text)
     elif isinstance(message, Sync):

@@ -12,21 +12,22 @@ connection, set up like the engine's (WAL, foreign keys on) with
 fsync. Durability is unchanged: ``insert`` returns only after ``COMMIT``
 returned, i.e. once the rows are on disk.
 
-Entries are serialised with ``json.dumps``, as SQLAlchemy's ``JSON`` type does,
-and failures are raised as SQLAlchemy's exceptions (``IntegrityError``,
-``OperationalError``, ``StatementError``), so ``SqlStore`` treats them exactly as
-it treats the engine's. Only file databases qualify: an in-memory SQLite
+Entries are serialised as JSON (with orjson: SQLAlchemy's ``JSON`` type reads
+them back as it reads its own ``json.dumps`` text), and failures are raised as
+SQLAlchemy's exceptions (``IntegrityError``, ``OperationalError``,
+``StatementError``), so ``SqlStore`` treats them exactly as it treats the
+engine's. Only file databases qualify: an in-memory SQLite
 database exists once per connection, so it stays on the engine.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import orjson
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, StatementError
 
@@ -57,8 +58,8 @@ class SqliteLogWriter:
         params = []
         for row in rows:
             try:
-                entry = json.dumps(row["entry"])
-            except (TypeError, ValueError) as exc:
+                entry = orjson.dumps(row["entry"]).decode()
+            except TypeError as exc:  # orjson.JSONEncodeError included
                 raise StatementError(f"({type(exc).__module__}.{type(exc).__name__}) {exc}",
                                      INSERT, None, exc) from exc
             params.append((row["table_id"], row["seq"], entry))
