@@ -257,7 +257,7 @@ def spread(values: list[float], fmt: str) -> str:
 
 def versions() -> dict[str, str]:
     venv_py = REPO / ".venv" / "bin" / "python"
-    probe = ("import importlib.metadata as m, sys\n"
+    probe = ("import importlib.metadata as m, json, sys\n"
              "names = ['fastapi', 'starlette', 'uvicorn', 'uvloop', 'httptools', 'websockets',"
              " 'sqlalchemy', 'aiosqlite', 'pydantic', 'orjson', 'aiohttp']\n"
              "out = {'python': sys.version.split()[0]}\n"
