@@ -16,6 +16,8 @@ from app.table.table import Table, TableConfig, TableOptions
 router = APIRouter(tags=["tables"])
 
 TABLE_PAGE = Path(__file__).resolve().parents[2] / "static" / "table.html"
+#: What a link to a table that is not open shows (with status 404).
+MISSING_PAGE = TABLE_PAGE.with_name("missing.html")
 UNKNOWN_TABLE: dict[int | str, dict[str, Any]] = {
     404: {"description": "No live table has this id"}}
 
@@ -68,7 +70,8 @@ async def read_table(table_id: str, tables: TablesDep) -> TablePublic:
 
 @router.get("/t/{table_id}", include_in_schema=False)
 async def table_page(table_id: str, tables: TablesDep) -> FileResponse:
-    _table(tables, table_id)
+    if tables.get(table_id) is None:
+        return FileResponse(MISSING_PAGE, status_code=404, media_type="text/html")
     if not TABLE_PAGE.is_file():
         raise HTTPException(404, detail={"code": "no_page", "message": "the page is not built"})
     return FileResponse(TABLE_PAGE, media_type="text/html")

@@ -62,7 +62,10 @@ async def test_unknown_table(live: Live) -> None:
     r = await live.http.get("/api/tables/nope")
     assert r.status_code == 404
     assert r.json()["detail"]["code"] == "unknown_table"
-    assert (await live.http.get("/t/nope")).status_code == 404
+    page = await live.http.get("/t/nope")
+    assert page.status_code == 404  # a page for people, not JSON
+    assert page.headers["content-type"].startswith("text/html")
+    assert "This table is not open" in page.text and "/static/js/missing.js" in page.text
 
 
 async def test_table_page(live: Live) -> None:
