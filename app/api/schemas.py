@@ -164,6 +164,8 @@ class State(_Message):
     game: dict[str, Any] | None  # the engine's Game.view(your seat)
     timer: TimerInfo | None
     events: list[dict[str, Any]]
+    #: Only in the answer to ``hello`` or ``sync``: the current game's events so far.
+    log: list[dict[str, Any]] | None = None
 
 
 class Ack(_Message):

@@ -241,7 +241,9 @@ class Table:
         self.closed = False
         self.idle_since: float | None = time.monotonic()
         self._bots: dict[int, Bot] = {}
-        self._bot_feed: list[Event] = []  # this game's events, for the bots (``_observe``)
+        #: Every event since the current game was dealt: for the bots, and the game log of
+        #: a connection that joins or resyncs (``_observe``).
+        self._game_events: list[Event] = []
         self._bot_read: dict[int, int] = {}  # per seat: how much of the feed its bot has seen
         self._lock = asyncio.Lock()
         self._replies: dict[str | Client, OrderedDict[str, bytes]] = {}
@@ -352,24 +354,25 @@ class Table:
         return (self.info.seed * 8 + seq * 4 + seat) % (1 << 63)
 
     def _observe(self, events: list[Event]) -> None:
-        """Keep the current game's events for the bots, which read them when asked to move.
+        """Keep the current game's events for the bots and for late joiners' game log.
 
         Every seat has a bot ready to stand in, but few ever move: telling each
-        of them every event as it happens cost more than the rest of an action.
+        of them every event as it happens cost more than the rest of an action,
+        so they read these when asked to move.
         """
         for event in events:
             if event.kind == "game_start":
-                self._bot_feed = []
+                self._game_events = []
                 self._bot_read.clear()
-            if event.kind not in TABLE_EVENTS:
-                self._bot_feed.append(event)
+            self._game_events.append(event)
 
     def _bot(self, seat: int) -> Bot:
-        """Seat ``seat``'s bot, told every event of this game it has not seen yet."""
+        """Seat ``seat``'s bot, told every game event of this game it has not seen yet."""
         bot = self._bots[seat]
-        feed = self._bot_feed
+        feed = self._game_events
         for event in feed[self._bot_read.get(seat, 0):]:
-            bot.observe(event.for_seat(seat))
+            if event.kind not in TABLE_EVENTS:
+                bot.observe(event.for_seat(seat))
         self._bot_read[seat] = len(feed)
         return bot
 
@@ -478,10 +481,13 @@ class Table:
 
     def _state(self, viewer: int | None, events: list[Event],
                common: dict[str, Any] | None = None,
-               views: dict[int | None, dict[str, Any]] | None = None) -> bytes:
+               views: dict[int | None, dict[str, Any]] | None = None,
+               with_log: bool = False) -> bytes:
         """THE builder of what a recipient is shown: seat ``viewer``'s view, or a spectator's.
 
         ``views``: the engine's views of this moment (``Game.views``), built together.
+        ``with_log``: add the current game's events so far (``log``), for a connection
+        that joined or resynced and so has not seen them.
         """
         message = dict(common or self._common())
         if self.match is None:
@@ -489,19 +495,28 @@ class Table:
         else:
             message["game"] = (views or self.match.game.views((viewer,)))[viewer]
         message["events"] = [e.for_seat(viewer) for e in events]
+        if with_log:
+            message["log"] = [e.for_seat(viewer) for e in self._game_events]
         return messages.encode(message)
 
-    def _announce(self, events: list[Event]) -> None:
-        """Send every client the new state, building and encoding each distinct view once."""
+    def _announce(self, events: list[Event], joined: Client | None = None) -> None:
+        """Send every client the new state, building and encoding each distinct view once.
+
+        ``joined``, a connection that just (re)joined, gets its own copy with the game log.
+        """
         common = self._common()
         by_viewer: dict[int | None, list[Client]] = {}
         for client in self.clients:
-            by_viewer.setdefault(client.seat, []).append(client)
-        views = self.match.game.views(by_viewer) if self.match else None
+            if client is not joined:
+                by_viewer.setdefault(client.seat, []).append(client)
+        seats = {*by_viewer, joined.seat} if joined is not None else by_viewer
+        views = self.match.game.views(seats) if self.match else None
         for viewer, clients in by_viewer.items():
             data = self._state(viewer, events, common, views)
             for client in clients:
                 client.send(data)
+        if joined is not None:
+            joined.send(self._state(joined.seat, events, common, views, with_log=True))
 
     # -- connections --------------------------------------------------------------
 
@@ -542,9 +557,9 @@ class Table:
                                          "seat": client.seat, "host": host, "v": self.version}))
             if changed:
                 self._settle()
-                self._announce([])
+                self._announce([], joined=client)
             else:
-                client.send(self._state(client.seat, []))
+                client.send(self._state(client.seat, [], with_log=True))
                 self._reschedule()
 
     async def leave(self, client: Client) -> None:
@@ -588,7 +603,7 @@ class Table:
     async def sync(self, client: Client) -> None:
         async with self._lock:
             if not self.closed:
-                client.send(self._state(client.seat, []))
+                client.send(self._state(client.seat, [], with_log=True))
 
     async def chat(self, client: Client, text: str) -> None:
         if client.seat is None:

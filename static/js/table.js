@@ -208,6 +208,7 @@ function onState(msg) {
   const prev = S.state;
   S.state = msg;
   if (S.pending && msg.v > S.pending.v) S.pending = null;
+  if (msg.log) replaceGameLog(msg.log, msg);
   if (S.wasLost && prev) addLog([["Reconnected."]], "meta");
   S.wasLost = false;
   if (msg.events && msg.events.length) logEvents(msg.events, msg);
@@ -252,13 +253,30 @@ function logEvents(events, state) {
   const names = (seat) => nameOf(seat, state);
   for (const ev of events) {
     const parts = describeEvent(ev, names);
-    if (parts) addLog([parts], kindOf(ev), false);
+    if (parts) addLog([parts], kindOf(ev), false, ev.type === "game_start");
   }
   saveList("log", S.log);
 }
 
-function addLog(lines, kind, save = true) {
-  for (const parts of lines) S.log.push({ parts, kind });
+/**
+ * The answer to hello or sync carries the server's log of the current game (from its
+ * deal on), which holds what this tab missed while away, or everything on a new device.
+ * It replaces our lines from this game's start; earlier lines of this tab stay.
+ */
+function replaceGameLog(events, state) {
+  const dealt = events.length > 0 && events[0].type === "game_start";
+  let keep = 0;
+  if (dealt) {
+    for (let i = S.log.length - 1; i >= 0; i -= 1) {
+      if (S.log[i].start) { keep = i; break; }
+    }
+  }
+  S.log.splice(keep);
+  logEvents(events, state);
+}
+
+function addLog(lines, kind, save = true, start = false) {
+  for (const parts of lines) S.log.push(start ? { parts, kind, start } : { parts, kind });
   if (S.log.length > LOG_LIMIT) S.log.splice(0, S.log.length - LOG_LIMIT);
   if (save) saveList("log", S.log);
 }

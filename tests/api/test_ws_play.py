@@ -125,9 +125,13 @@ async def test_reconnecting_mid_hunt_gives_exactly_the_same_view(live: Live) -> 
     again = await live.player(table_id, host)
     after = again.state
     assert after["events"] == []
-    assert {k: v for k, v in after.items() if k != "events"} == {
-        k: v for k, v in before.items() if k != "events"}
+    assert {k: v for k, v in after.items() if k not in ("events", "log")} == {
+        k: v for k, v in before.items() if k not in ("events", "log")}
     assert after["game"]["hand"] and after["game"]["phase"] == "hunt"
+    # ... and the game log so far: what the first connection was told since the deal.
+    seen = [e for f in player.frames if f["type"] == "state" for e in f["events"]]
+    dealt = max(i for i, e in enumerate(seen) if e["type"] == "game_start")
+    assert after["log"] == seen[dealt:]
     await again.play_random(rng)
 
 

@@ -77,6 +77,14 @@ def test_each_player_sees_only_their_own_hand_and_a_spectator_none(
     assert hand(spectator) == []
     assert not shown_cards(spectator) & (ann_hand | bea_hand), "the spectator sees a hand"
     assert spectator.inner_text("#prompt").startswith("You are watching.")
+    # Someone who opens the link mid-game reads the game log from the deal on.
+    late = open_page()
+    late.goto(link)
+    late.wait_for_selector("#log li:has-text('Game 1 begins')")
+    log_lines = 'Array.from(document.querySelectorAll("#log li"), (li) => li.innerText)'
+    early_log, late_log = spectator.evaluate(log_lines), late.evaluate(log_lines)
+    dealt = next(i for i, line in enumerate(early_log) if line.startswith("Game 1 begins"))
+    assert late_log == early_log[dealt:] and len(late_log) > 1
     shot(ann, "two-players-ann")
     shot(bea, "two-players-bea")
     shot(spectator, "spectator")

@@ -430,6 +430,24 @@ async def test_a_stand_in_bot_knows_the_game_so_far_as_if_it_had_watched_every_e
             assert vars(table._bot(seat)._memory) == vars(watched._memory)
 
 
+async def test_a_late_spectator_gets_the_game_log_so_far_as_an_early_one_saw_it(
+        harness: Harness) -> None:
+    table, host = await harness.table(games_to_win=3)
+    _early, early = await harness.join(table)
+    players = {0: await harness.seat(table, 0, "Ann", host)}
+    for seat in (1, 2, 3):
+        players[seat] = await harness.seat(table, seat, f"P{seat}")
+    await table.submit(players[0][0], {"type": "start"})
+    await play_random(table, players, random.Random(4), lambda: table.version >= 20)
+    _late, late = await harness.join(table)
+    seen = [e for f in early.states() for e in f["events"]]
+    dealt = max(i for i, e in enumerate(seen) if e["type"] == "game_start")
+    log = late.last()["log"]
+    assert log == seen[dealt:] and any(e["type"] == "pass" for e in log)
+    assert all("card" not in e for e in log if e["type"] == "pass")  # passes stay private
+    assert "log" not in early.last()  # only a (re)joining connection gets it
+
+
 async def test_a_second_connection_with_the_same_token_replaces_the_first(
         harness: Harness) -> None:
     table, host = await harness.table()
