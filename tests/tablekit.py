@@ -216,6 +216,23 @@ class Live:
         await player.next_state()
         return player
 
+    async def started(self, **options: Any) -> tuple[str, list[Player], list[str]]:
+        """A table with four seated people and its match started, every seat caught up;
+        its id, the players by seat, and their seat tokens."""
+        table_id, host = await self.create(**options)
+        players = []
+        for seat in range(4):
+            player = await self.player(table_id, host if seat == 0 else None)
+            answer = await player.intent({"type": "sit", "seat": seat, "name": f"P{seat}"})
+            assert answer["type"] == "ack", answer
+            players.append(player)
+        assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+        version = players[0].state["v"]
+        for p in players:
+            await p.until(lambda s: s["v"] >= version)
+        assert players[0].state["table"]["status"] == "playing"
+        return table_id, players, [host] + [p.token or "" for p in players[1:]]
+
 
 _template: list[Path] = []
 

@@ -10,22 +10,18 @@ history with the scores the players saw.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import signal
-import socket
-import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from matchdb import POSTGRES, SQLITE, fresh_postgres_database
+from serverkit import dingo_serve, join, seated_table
 from tablekit import Player
-from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,50 +33,6 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     with fresh_postgres_database(request.getfixturevalue("postgres_url"), "dingo_kill") as url:
         yield url
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@asynccontextmanager
-async def dingo_serve(url: str, tmp_path: Path) -> AsyncIterator[tuple[str, int]]:
-    """``dingo serve`` in a process of its own; yields (host:port, pid); kills it on exit."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "DINGO_PORT": str(port), "LOG_LEVEL": "WARNING"}
-    with open(tmp_path / f"serve-{port}.log", "wb") as log:
-        server = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "app.cli", "serve", cwd=ROOT, env=env, stdout=log,
-            stderr=log)
-        try:
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-                for _ in range(300):
-                    if server.returncode is not None:
-                        break
-                    try:
-                        if (await http.get("/readyz")).status_code == 200:
-                            break
-                    except httpx.TransportError:
-                        pass
-                    await asyncio.sleep(0.05)
-            assert server.returncode is None, (tmp_path / f"serve-{port}.log").read_text()
-            yield f"127.0.0.1:{port}", server.pid
-        finally:
-            if server.returncode is None:
-                server.kill()
-            await server.wait()
-
-
-async def join(base: str, table_id: str, token: str | None) -> Player:
-    ws = await connect(f"ws://{base}/ws/{table_id}", compression=None, max_size=2**22)
-    player = Player(ws)
-    await player.send({"type": "hello", "token": token})
-    await player.expect("welcome")
-    await player.next_state()
-    return player
 
 
 def seat_view(state: dict[str, Any]) -> dict[str, Any]:
@@ -104,17 +56,9 @@ async def play_one(players: list[Player], rng: random.Random) -> None:
 
 async def test_kill_9_mid_hunt_loses_nothing(empty_url: str, tmp_path: Path) -> None:
     rng = random.Random(5)
-    async with dingo_serve(empty_url, tmp_path) as (base, pid):
-        async with httpx.AsyncClient(base_url=f"http://{base}") as http:
-            r = await http.post("/api/tables", json={"games_to_win": 1})
-            assert r.status_code == 201, r.text
-            table_id, host = r.json()["table_id"], r.json()["host_token"]
-        players = [await join(base, table_id, host if seat == 0 else None) for seat in range(4)]
-        for seat, p in enumerate(players):
-            answer = await p.intent({"type": "sit", "seat": seat, "name": f"P{seat}"})
-            assert answer["type"] == "ack", answer
-        assert (await players[0].intent({"type": "start"}))["type"] == "ack"
-        tokens = [host] + [p.token for p in players[1:]]
+    async with dingo_serve(empty_url, tmp_path) as server:
+        base, pid = server.base, server.pid
+        table_id, players, tokens = await seated_table(base, games_to_win=1)
         # Into the hunts, then an acknowledged hunt decision, then the kill.
         while players[0].state["game"]["phase"] != "hunt":
             await play_one(players, rng)
@@ -124,7 +68,8 @@ async def test_kill_9_mid_hunt_loses_nothing(empty_url: str, tmp_path: Path) -> 
         assert before[0]["game"]["phase"] == "hunt"
         os.kill(pid, signal.SIGKILL)
 
-    async with dingo_serve(empty_url, tmp_path) as (base, _pid):
+    async with dingo_serve(empty_url, tmp_path) as server:
+        base = server.base
         again = [await join(base, table_id, token) for token in tokens]
         assert [seat_view(p.state) for p in again] == before
         while again[0].state["table"]["match_id"] is None:

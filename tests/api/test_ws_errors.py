@@ -21,21 +21,6 @@ async def live(tmp_path: Path) -> AsyncIterator[Live]:
         yield server
 
 
-async def started(live: Live) -> tuple[str, list[Player]]:
-    """A table with four seated players and its match started."""
-    table_id, host = await live.create()
-    players = []
-    for seat in range(4):
-        player = await live.player(table_id, host if seat == 0 else None)
-        assert (await player.intent({"type": "sit", "seat": seat, "name": f"P{seat}"}))[
-            "type"] == "ack"
-        players.append(player)
-    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
-    for player in players:
-        await player.until(lambda s: s["table"]["status"] == "playing")
-    return table_id, players
-
-
 async def error_for(player: Player, raw: str | bytes) -> dict[str, Any]:
     await player.ws.send(raw)
     return await player.expect("error")
@@ -72,7 +57,7 @@ GARBAGE: list[tuple[str | bytes, str]] = [
 
 
 async def test_invalid_messages_get_error_codes_and_change_nothing(live: Live) -> None:
-    table_id, players = await started(live)
+    table_id, players, _ = await live.started()
     table = live.manager.get(table_id)
     assert table is not None
     seat = players[0].state["game"]["to_act"]
@@ -92,7 +77,7 @@ async def test_invalid_messages_get_error_codes_and_change_nothing(live: Live) -
 
 
 async def test_an_error_echoes_a_well_formed_intent_id_only(live: Live) -> None:
-    _, players = await started(live)
+    _, players, _ = await live.started()
     error = await error_for(players[1], '{"type": "discard", "card": "ZZ", "id": "k9", "v": 1}')
     assert error["id"] == "k9"
     error = await error_for(players[1], '{"type": "discard", "card": "ZZ", "id": "<b>", "v": 1}')
@@ -100,7 +85,7 @@ async def test_an_error_echoes_a_well_formed_intent_id_only(live: Live) -> None:
 
 
 async def test_a_stale_version_is_refused(live: Live) -> None:
-    _table_id, players = await started(live)
+    _table_id, players, _ = await live.started()
     seat = players[0].state["game"]["to_act"]
     player = players[seat]
     card = player.state["game"]["legal"][0]["card"]
@@ -114,7 +99,7 @@ async def test_a_stale_version_is_refused(live: Live) -> None:
 
 
 async def test_one_seats_token_cannot_act_for_another_seat(live: Live) -> None:
-    table_id, players = await started(live)
+    table_id, players, _ = await live.started()
     seat = players[0].state["game"]["to_act"]
     card = players[seat].state["game"]["legal"][0]["card"]
     intruder = players[(seat + 1) % 4]
@@ -134,7 +119,7 @@ async def test_one_seats_token_cannot_act_for_another_seat(live: Live) -> None:
 
 
 async def test_a_repeated_intent_is_answered_again_and_applied_once(live: Live) -> None:
-    table_id, players = await started(live)
+    table_id, players, _ = await live.started()
     seat = players[0].state["game"]["to_act"]
     player = players[seat]
     card = player.state["game"]["legal"][0]["card"]
@@ -161,7 +146,7 @@ async def test_hello_must_come_first(live: Live) -> None:
 
 
 async def test_a_message_over_the_size_limit_closes_the_socket(live: Live) -> None:
-    table_id, players = await started(live)
+    table_id, players, _ = await live.started()
     player = players[1]
     error = await error_for(player, '{"type": "chat", "text": "' + "x" * 5000 + '"}')
     assert error["code"] == "too_large"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-from subproc import dingo_serve
+from serverkit import dingo_serve
 from websockets.asyncio.client import connect
 
 

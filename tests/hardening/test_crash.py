@@ -24,7 +24,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from subproc import catch_up, dingo_serve, drain, join, legal_wire, seat_view, seated_table
+from serverkit import catch_up, dingo_serve, drain, join, legal_wire, seat_view, seated_table
 from tablekit import Player
 
 

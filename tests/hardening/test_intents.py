@@ -19,21 +19,6 @@ async def live(tmp_path: Path) -> AsyncIterator[Live]:
         yield server
 
 
-async def four_seats(live: Live) -> tuple[str, list[Player], list[str]]:
-    table_id, host = await live.create(games_to_win=1)
-    players = []
-    for seat in range(4):
-        player = await live.player(table_id, host if seat == 0 else None)
-        assert (await player.intent({"type": "sit", "seat": seat, "name": f"P{seat}"}))[
-            "type"] == "ack"
-        players.append(player)
-    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
-    version = players[0].state["v"]
-    for p in players:
-        await p.until(lambda s: s["v"] >= version)
-    return table_id, players, [host] + [p.token or "" for p in players[1:]]
-
-
 def actions_logged(live: Live, table_id: str) -> int:
     return sum(1 for e in live.store.entries(table_id) if e["kind"] == "action")
 
@@ -53,7 +38,7 @@ def legal_wire(player: Player, rng: random.Random) -> dict[str, Any]:
 
 
 async def test_the_same_intent_sent_2_to_10_times_is_applied_once(live: Live) -> None:
-    table_id, players, _ = await four_seats(live)
+    table_id, players, _ = await live.started(games_to_win=1)
     rng = random.Random(4)
     for repeats in range(2, 11):
         v0 = players[0].state["v"]
@@ -75,7 +60,7 @@ async def test_the_same_intent_sent_2_to_10_times_is_applied_once(live: Live) ->
 
 
 async def test_the_same_intent_from_two_sockets_of_one_seat_is_applied_once(live: Live) -> None:
-    table_id, players, tokens = await four_seats(live)
+    table_id, players, tokens = await live.started(games_to_win=1)
     rng = random.Random(8)
     for round_ in range(4):
         v0 = players[0].state["v"]
@@ -103,7 +88,7 @@ async def test_the_same_intent_from_two_sockets_of_one_seat_is_applied_once(live
 
 
 async def test_a_stale_intent_is_refused_and_the_client_resyncs(live: Live) -> None:
-    table_id, players, _ = await four_seats(live)
+    table_id, players, _ = await live.started(games_to_win=1)
     rng = random.Random(3)
     v = (await players[players[0].state["game"]["to_act"]].play_random(rng))["v"]
     for p in players:

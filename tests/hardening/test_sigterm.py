@@ -18,7 +18,7 @@ import signal
 from pathlib import Path
 
 import test_crash
-from subproc import catch_up, dingo_serve, drain, join, legal_wire, seated_table
+from serverkit import catch_up, dingo_serve, drain, join, legal_wire, seated_table
 
 EXIT_WITHIN = 8.0
 

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import httpx
-from subproc import dingo_serve, join
+from serverkit import dingo_serve, join
 
 DROPPED_WITHIN = 30.0
 RSS_GROWTH_LIMIT_KB = 20_000

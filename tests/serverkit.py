@@ -1,4 +1,7 @@
-"""``dingo serve`` as a real process on a SQLite file, and players for it (hardening tests)."""
+"""``dingo serve`` as a real process on a database of its own, and players for it.
+
+Used by the crash, restart and shutdown tests (tests/api, tests/hardening).
+"""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from tablekit import Player
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
@@ -40,10 +43,12 @@ class Server:
 
 
 @asynccontextmanager
-async def dingo_serve(db: Path, logs: Path, **env: str) -> AsyncIterator[Server]:
-    """``dingo serve`` on ``db`` and a free loopback port until ready; killed on exit."""
+async def dingo_serve(db: Path | str, logs: Path, **env: str) -> AsyncIterator[Server]:
+    """``dingo serve`` on ``db`` (a SQLite file, or a database URL) and a free loopback
+    port until ready; killed on exit."""
     port = free_port()
-    environ = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+    url = db if isinstance(db, str) else f"sqlite+aiosqlite:///{db}"
+    environ = {**os.environ, "DATABASE_URL": url,
                "DINGO_HOST": "127.0.0.1", "DINGO_PORT": str(port), "LOG_LEVEL": "WARNING",
                **env}
     log_path = logs / f"serve-{port}.log"
