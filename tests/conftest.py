@@ -48,3 +48,16 @@ def _fresh_settings() -> Iterator[None]:
     get_settings.cache_clear()
     yield
     get_settings.cache_clear()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database: a new SQLite file, and (with TEST_DATABASE_URL)
+    a new PostgreSQL database dropped afterwards."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+        return
+    from matchdb import fresh_postgres_database
+
+    with fresh_postgres_database(request.getfixturevalue("postgres_url"), "dingo_empty") as url:
+        yield url

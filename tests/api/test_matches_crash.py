@@ -13,26 +13,14 @@ from __future__ import annotations
 import os
 import random
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from matchdb import POSTGRES, SQLITE, fresh_postgres_database
 from serverkit import dingo_serve, join, seated_table
 from tablekit import Player
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(params=[SQLITE, pytest.param(POSTGRES, marks=pytest.mark.postgres)])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == SQLITE:
-        yield f"sqlite+aiosqlite:///{tmp_path / 'dingo.db'}"
-        return
-    with fresh_postgres_database(request.getfixturevalue("postgres_url"), "dingo_kill") as url:
-        yield url
 
 
 def seat_view(state: dict[str, Any]) -> dict[str, Any]:

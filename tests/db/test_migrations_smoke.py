@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
@@ -43,33 +40,6 @@ def downgrade() -> None:
 '''
 
 
-async def _admin(url: str, statement: str) -> None:
-    engine = create_async_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-    try:
-        async with engine.connect() as conn:
-            await conn.execute(text(statement))
-    finally:
-        await engine.dispose()
-
-
-@pytest.fixture
-def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
-    """A new, empty PostgreSQL database for one test, dropped afterwards."""
-    name = f"dingo_smoke_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_admin(postgres_url, f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(_admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'migrate.db'}"
-    return str(request.getfixturevalue("fresh_postgres_url"))
-
-
 async def _state(url: str) -> tuple[set[str], set[str]]:
     """(table names, alembic_version rows) of the database at `url`."""
     engine = create_async_engine(url, poolclass=NullPool)
@@ -86,27 +56,27 @@ async def _state(url: str) -> tuple[set[str], set[str]]:
 
 
 def test_dingo_migrate_reaches_head(
-    empty_database_url: str, monkeypatch: pytest.MonkeyPatch
+    empty_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DATABASE_URL", empty_database_url)
+    monkeypatch.setenv("DATABASE_URL", empty_url)
     assert dingo(["migrate"]) == 0
     assert dingo(["migrate"]) == 0  # a second run is a no-op
-    heads = set(ScriptDirectory.from_config(alembic_config(empty_database_url)).get_heads())
-    _tables, versions = asyncio.run(_state(empty_database_url))
+    heads = set(ScriptDirectory.from_config(alembic_config(empty_url)).get_heads())
+    _tables, versions = asyncio.run(_state(empty_url))
     assert versions == heads
 
 
-def test_env_py_applies_a_revision(empty_database_url: str, tmp_path: Path) -> None:
+def test_env_py_applies_a_revision(empty_url: str, tmp_path: Path) -> None:
     scripts = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    config = alembic_config(empty_database_url, scripts)
+    config = alembic_config(empty_url, scripts)
     heads = ScriptDirectory.from_config(config).get_heads()
     assert len(heads) <= 1, f"migrations have several heads: {heads}"
     down = heads[0] if heads else None
     (scripts / "versions" / "smoke0000001_probe.py").write_text(PROBE_REVISION.format(down=down))
 
-    run_migrations(empty_database_url, script_location=scripts)
+    run_migrations(empty_url, script_location=scripts)
 
-    tables, versions = asyncio.run(_state(empty_database_url))
+    tables, versions = asyncio.run(_state(empty_url))
     assert "smoke_probe" in tables
     assert versions == {"smoke0000001"}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,6 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from matchdb import POSTGRES, SQLITE, fresh_postgres_database
 from sqlalchemy import Connection, inspect, select, text
 from sqlalchemy.exc import StatementError
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -23,15 +21,6 @@ from app.db.models import Base, LiveTable
 from app.db.session import create_engine
 
 TABLES = {"live_tables", "table_log", "matches", "match_players", "games"}
-
-
-@pytest.fixture(params=[SQLITE, pytest.param(POSTGRES, marks=pytest.mark.postgres)])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == SQLITE:
-        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
-        return
-    with fresh_postgres_database(request.getfixturevalue("postgres_url"), "dingo_mig") as url:
-        yield url
 
 
 def _differences(conn: Connection) -> list[Any]:
