@@ -51,6 +51,9 @@ EXCHANGE, HUNT, OVER = "exchange", "hunt", "over"
 
 #: Views: the codes of a mask's cards, lowest first; each suit's cards, as a mask.
 _list_codes = bit_lister(CODES)
+_SUIT_MASKS = tuple(sum(1 << card(r, s) for r in range(13)) for s in range(4))
+#: The rabbit pile's codes by the next rank to hunt (up to ACE + 1, when none is left).
+_RABBIT_CODES = tuple(tuple(codes(RABBITS[n:])) for n in range(ACE + 2))
 
 
 @lru_cache(maxsize=4096)
@@ -65,9 +68,7 @@ def _hand_codes(mask: int) -> tuple[str, ...]:
 def _wire(action: Action) -> dict[str, Any]:
     """``action.to_dict()``, shared by every view that lists it (views are read-only)."""
     return action.to_dict()
-_SUIT_MASKS = tuple(sum(1 << card(r, s) for r in range(13)) for s in range(4))
-#: The rabbit pile's codes by the next rank to hunt (up to ACE + 1, when none is left).
-_RABBIT_CODES = tuple(tuple(codes(RABBITS[n:])) for n in range(ACE + 2))
+
 
 #: The seven exchange rounds; a pass round's number is the receiver's offset.
 ROUNDS: tuple[tuple[str, int], ...] = (
@@ -568,7 +569,6 @@ class Game:
 
     def hand(self, seat: int) -> list[str]:
         """A seat's hand as codes, sorted by suit then rank (``sort_key``)."""
-        # Within one suit, card numbers grow with the rank: list suit by suit, no sort.
         return list(_hand_codes(self.hands[seat]))
 
     def running_scores(self) -> list[int]:

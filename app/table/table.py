@@ -244,7 +244,7 @@ class Table:
         #: Every event since the current game was dealt: for the bots, and the game log of
         #: a connection that joins or resyncs (``_observe``).
         self._game_events: list[Event] = []
-        self._bot_read: dict[int, int] = {}  # per seat: how much of the feed its bot has seen
+        self._bot_read: dict[int, int] = {}  # per seat: how many of those its bot has read
         self._lock = asyncio.Lock()
         self._replies: dict[str | Client, OrderedDict[str, bytes]] = {}
         self._timer: Timer | None = None

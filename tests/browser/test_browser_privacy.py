@@ -84,7 +84,7 @@ def test_each_player_sees_only_their_own_hand_and_a_spectator_none(
     log_lines = 'Array.from(document.querySelectorAll("#log li"), (li) => li.innerText)'
     early_log, late_log = spectator.evaluate(log_lines), late.evaluate(log_lines)
     dealt = next(i for i, line in enumerate(early_log) if line.startswith("Game 1 begins"))
-    assert late_log == early_log[dealt:] and len(late_log) > 1
+    assert late_log == early_log[dealt:]  # at least the deal: a person may act first
     shot(ann, "two-players-ann")
     shot(bea, "two-players-bea")
     shot(spectator, "spectator")
