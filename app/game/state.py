@@ -226,6 +226,9 @@ class Game:
         self._events: list[Event] = []
         # (last_hunt_record, the view's pile fields): see ``_pile_view``
         self._piles_seen: tuple[HuntRecord | None, dict[str, Any]] | None = None
+        # per seat: (passes made, passes received, the view's entries): ``_exchange_view``
+        self._exchanges_seen: list[tuple[int, int, list[dict[str, Any]],
+                                         list[dict[str, Any]]] | None] = [None] * 4
 
     # -- construction -----------------------------------------------------
 
@@ -578,10 +581,17 @@ class Game:
 
     def public_view(self) -> dict[str, Any]:
         """Everything anyone at or around the table may see (a spectator's view)."""
+        return {"seat": None, **self.shared_view()}
+
+    def shared_view(self) -> dict[str, Any]:
+        """The part every view of this moment has in common: the public view but ``seat``.
+
+        ``view(seat)`` is this plus ``private_view(seat)``, whose keys are not in
+        it, so a server can encode this part once for all its recipients.
+        """
         over = self.phase == OVER
         hunt = self.hunt
         view: dict[str, Any] = {
-            "seat": None,
             "dealer": self.dealer,
             "phase": self.phase,
             "stage": ROUND_NAMES[self.step >> 2] if self.phase == EXCHANGE else self.phase,
@@ -630,31 +640,43 @@ class Game:
         return self.views((seat,))[seat]
 
     def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-        """``view(seat)`` for each of ``seats``, building the public part only once.
+        """``view(seat)`` for each of ``seats``, building the shared part only once.
 
-        The views share the public part's nested values: read them, don't change them.
+        The views share nested values (with each other and with later views of the same
+        hunt or pass): read them, don't change them.
         """
         seats = tuple(seats)
-        for seat in seats:
-            if seat is not None and seat not in (0, 1, 2, 3):
-                raise MalformedAction(
-                    f"a view is for seat 0, 1, 2 or 3 (or None), not {shown(seat)}")
-        public = self.public_view()
-        return {seat: self._seat_view(dict(public), seat) for seat in seats}
+        private = {seat: self.private_view(seat) for seat in seats}
+        shared = self.shared_view()
+        return {seat: {**shared, **private[seat]} for seat in seats}
 
-    def _seat_view(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """Add what only ``seat`` may see to a copy of the public view."""
+    def private_view(self, seat: int | None) -> dict[str, Any]:
+        """What only ``seat`` may see, and its ``seat`` (``{"seat": None}`` for a spectator)."""
         if seat is None:
-            return view
-        view["seat"] = seat
-        view["hand"] = self.hand(seat)
-        view["passed"] = [{"direction": DIRECTIONS[ROUNDS[r][1]], "to": t, "card": code(c)}
-                          for r, t, c in self.passed[seat]]
-        view["received"] = [{"direction": DIRECTIONS[ROUNDS[r][1]], "from": f, "card": code(c)}
-                            for r, f, c in self.received[seat]]
-        view["legal"] = ([_wire(a) for a in self.legal_actions()]
-                         if self.to_act == seat else [])
-        return view
+            return {"seat": None}
+        if seat not in (0, 1, 2, 3):
+            raise MalformedAction(f"a view is for seat 0, 1, 2 or 3 (or None), not {shown(seat)}")
+        passed, received = self._exchange_view(seat)
+        return {"seat": seat, "hand": self.hand(seat), "passed": passed, "received": received,
+                "legal": ([_wire(a) for a in self.legal_actions()]
+                          if self.to_act == seat else [])}
+
+    def _exchange_view(self, seat: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The seat's ``passed`` and ``received`` view entries, rebuilt only after a pass.
+
+        Both lists only grow, so their lengths say whether the entries built last
+        time still hold.
+        """
+        passed, received = self.passed[seat], self.received[seat]
+        seen = self._exchanges_seen[seat]
+        if seen is not None and seen[0] == len(passed) and seen[1] == len(received):
+            return seen[2], seen[3]
+        entries = ([{"direction": DIRECTIONS[ROUNDS[r][1]], "to": t, "card": code(c)}
+                    for r, t, c in passed],
+                   [{"direction": DIRECTIONS[ROUNDS[r][1]], "from": f, "card": code(c)}
+                    for r, f, c in received])
+        self._exchanges_seen[seat] = (len(passed), len(received), *entries)
+        return entries
 
     def _decision_info(self) -> dict[str, Any] | None:
         """The public description of what the seat to act must decide."""

@@ -76,7 +76,8 @@ def hunt_result(game: Game, rank: str) -> dict[str, Any]:
 def snapshot(game: Game) -> dict[str, Any]:
     """Everything a game holds, deep-copied, for before/after comparisons (not its view cache)."""
     return copy.deepcopy({k: v for k, v in vars(game).items()
-                          if k not in ("_events", "seed", "record_events", "_piles_seen")})
+                          if k not in ("_events", "seed", "record_events", "_piles_seen",
+                                       "_exchanges_seen")})
 
 
 def random_game(seed: int, *, open_discards: bool = False, dealer: int | None = None) -> Game:
