@@ -465,10 +465,10 @@ class Table:
                 "spectators": sum(1 for c in self.clients if c.seat is None),
                 "match_id": self.match_id}
 
-    def _common(self) -> dict[str, Any]:
-        """The part of ``state`` that is the same for every recipient."""
+    def _common(self) -> bytes:
+        """The part of ``state`` that is the same for every recipient, encoded."""
         timer = self._timer
-        return {
+        return messages.encode({
             "type": "state",
             "v": self.version,
             "table": {"id": self.id, "status": self.status, "options": self.options.public(),
@@ -477,46 +477,49 @@ class Table:
             "match": self.match.summary() if self.match else None,
             "timer": None if timer is None else {"seat": timer.seat, "deadline": timer.deadline,
                                                  "server_time": time.time()},
-        }
+        })
+
+    def _shared_view(self) -> bytes | None:
+        """The game view's part that every recipient shares (``Game.shared_view``), encoded."""
+        return None if self.match is None else messages.encode(self.match.game.shared_view())
 
     def _state(self, viewer: int | None, events: list[Event],
-               common: dict[str, Any] | None = None,
-               views: dict[int | None, dict[str, Any]] | None = None,
+               common: bytes | None = None, shared_view: bytes | None = None,
                with_log: bool = False) -> bytes:
         """THE builder of what a recipient is shown: seat ``viewer``'s view, or a spectator's.
 
-        ``views``: the engine's views of this moment (``Game.views``), built together.
+        ``common`` and ``shared_view``: ``_common()`` and ``_shared_view()`` of this
+        moment, when they are built once for several recipients.
         ``with_log``: add the current game's events so far (``log``), for a connection
         that joined or resynced and so has not seen them.
         """
-        message = dict(common or self._common())
-        if self.match is None:
-            message["game"] = None
-        else:
-            message["game"] = (views or self.match.game.views((viewer,)))[viewer]
-        message["events"] = [e.for_seat(viewer) for e in events]
+        own: dict[str, Any] = {"game": None}
+        if self.match is not None:
+            shared = shared_view or self._shared_view()
+            assert shared is not None
+            own["game"] = messages.embed(
+                messages.merge(shared, self.match.game.private_view(viewer)))
+        own["events"] = [e.for_seat(viewer) for e in events]
         if with_log:
-            message["log"] = [e.for_seat(viewer) for e in self._game_events]
-        return messages.encode(message)
+            own["log"] = [e.for_seat(viewer) for e in self._game_events]
+        return messages.merge(common or self._common(), own)
 
     def _announce(self, events: list[Event], joined: Client | None = None) -> None:
         """Send every client the new state, building and encoding each distinct view once.
 
         ``joined``, a connection that just (re)joined, gets its own copy with the game log.
         """
-        common = self._common()
+        common, shared = self._common(), self._shared_view()
         by_viewer: dict[int | None, list[Client]] = {}
         for client in self.clients:
             if client is not joined:
                 by_viewer.setdefault(client.seat, []).append(client)
-        seats = {*by_viewer, joined.seat} if joined is not None else by_viewer
-        views = self.match.game.views(seats) if self.match else None
         for viewer, clients in by_viewer.items():
-            data = self._state(viewer, events, common, views)
+            data = self._state(viewer, events, common, shared)
             for client in clients:
                 client.send(data)
         if joined is not None:
-            joined.send(self._state(joined.seat, events, common, views, with_log=True))
+            joined.send(self._state(joined.seat, events, common, shared, with_log=True))
 
     # -- connections --------------------------------------------------------------
 
