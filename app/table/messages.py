@@ -14,8 +14,13 @@ import orjson
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """The message as compact JSON, to send now (see ``keep`` to hold on to it)."""
-    return orjson.dumps(message)
+    """The message as compact JSON, in a bytes object of exactly its size.
+
+    orjson hands back its working buffer, which is 4 KB for an ``ack`` and about
+    ten times the text for a larger message. Messages wait in client queues and
+    are remembered as an intent's answer, so they are copied to size.
+    """
+    return bytes(memoryview(orjson.dumps(message)))
 
 
 def merge(encoded: bytes, extra: dict[str, Any]) -> bytes:
@@ -24,28 +29,17 @@ def merge(encoded: bytes, extra: dict[str, Any]) -> bytes:
     How recipients share one encoding of what they all see: a ``state`` is the
     same common part for everyone plus each recipient's own fields.
     """
+    if len(encoded) == 2:  # {}
+        return encode(extra)
     more = orjson.dumps(extra)
-    if len(more) == 2:  # {}
+    if len(more) == 2:
         return encoded
-    if len(encoded) == 2:
-        return more
     return b"".join((memoryview(encoded)[:-1], b",", memoryview(more)[1:]))
 
 
 def embed(encoded: bytes) -> orjson.Fragment:
     """Already encoded JSON, to place inside a message as it is."""
     return orjson.Fragment(encoded)
-
-
-def keep(data: bytes) -> bytes:
-    """``data`` in a bytes object of exactly its size, for a message kept for later.
-
-    orjson hands back its working buffer, which is 4 KB for an ``ack`` and about
-    ten times the text for a ``state``. Most messages are sent at once and
-    dropped; those that wait in a slow client's queue or are remembered as an
-    intent's answer are copied to size first.
-    """
-    return bytes(memoryview(data))
 
 
 def error(code: str, message: str, intent_id: str | None = None,

@@ -671,7 +671,7 @@ class Table:
 
     def _remember(self, key: str | Client, intent_id: str, reply: bytes) -> None:
         replies = self._replies.setdefault(key, OrderedDict())
-        replies[intent_id] = messages.keep(reply)
+        replies[intent_id] = reply
         if len(replies) > self.config.remembered_intents:
             replies.popitem(last=False)
 

@@ -1,4 +1,5 @@
-"""A client sends at once while its socket takes data, and queues (bounded) while it does not."""
+"""A client sends its messages at the end of the loop turn while its socket takes data,
+and queues them (bounded) while it does not."""
 
 from __future__ import annotations
 
@@ -30,13 +31,17 @@ class GatedConn:
         self.closed = (code, reason)
 
 
-async def test_a_message_goes_out_before_send_returns_while_the_socket_takes_data() -> None:
-    conn = GatedConn()
-    client = Client(conn)
-    client.send(b"1")
-    client.send(b"2")
-    assert conn.sent == [b"1", b"2"]
-    assert client._writer is None  # no task was needed
+async def test_a_turns_messages_go_out_together_at_its_end_without_a_task() -> None:
+    conns = [GatedConn(), GatedConn()]
+    clients = [Client(conn) for conn in conns]
+    clients[0].send(b"1")
+    clients[1].send(b"a")
+    clients[0].send(b"2")
+    assert conns[0].sent == conns[1].sent == []  # the turn is not over
+    tasks = len(asyncio.all_tasks())
+    await asyncio.sleep(0)
+    assert conns[0].sent == [b"1", b"2"] and conns[1].sent == [b"a"]
+    assert len(asyncio.all_tasks()) == tasks  # no task was needed
 
 
 async def test_messages_wait_in_order_while_the_socket_is_full_then_all_go_out() -> None:
@@ -50,7 +55,8 @@ async def test_messages_wait_in_order_while_the_socket_is_full_then_all_go_out()
     await asyncio.sleep(0.01)
     assert conn.sent == [str(i).encode() for i in range(6)]
     client.send(b"after")
-    assert conn.sent[-1] == b"after"  # at once again
+    await asyncio.sleep(0)
+    assert conn.sent[-1] == b"after"  # with the turn's flush again
 
 
 async def test_a_close_goes_out_after_the_messages_before_it() -> None:
@@ -71,7 +77,9 @@ async def test_a_client_that_stops_reading_is_cut_off_when_its_queue_is_full() -
     aborted: list[bool] = []
     client.on_abort = lambda: aborted.append(True)
     conn.open.clear()
-    for i in range(6):  # one in the socket's hands, four queued, one too many
+    client.send(b"0")
+    await asyncio.sleep(0)  # flushed: in the socket's hands, waiting
+    for i in range(1, 6):  # four queued, one too many
         client.send(str(i).encode())
     assert client.aborted and aborted == [True] and client.close_code == CLOSE_TOO_SLOW
     conn.open.set()
@@ -87,9 +95,20 @@ async def test_a_failed_send_marks_the_client_closed(stuck: bool) -> None:
     if stuck:
         conn.open.clear()
     client.send(b"x")
+    await asyncio.sleep(0)
     if stuck:
         conn.open.set()
         await asyncio.sleep(0.01)
     assert client.closed and conn.sent == []
     client.send(b"y")  # ignored
     assert conn.sent == []
+
+
+async def test_wait_closed_sends_a_close_queued_this_turn_before_the_client_stops() -> None:
+    conn = GatedConn()
+    client = Client(conn)
+    client.send(b"error: too large")
+    client.close(1009, "message too large")
+    await client.wait_closed(1.0)
+    await client.stop()
+    assert conn.sent == [b"error: too large"] and conn.closed == (1009, "message too large")
