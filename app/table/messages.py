@@ -8,9 +8,12 @@ recipients share once and ``merge``s each one's own fields into it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import orjson
+
+#: JSON encoded already, placed inside a message as it is (``embed``).
+Embedded: TypeAlias = orjson.Fragment
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -37,7 +40,7 @@ def merge(encoded: bytes, extra: dict[str, Any]) -> bytes:
     return b"".join((memoryview(encoded)[:-1], b",", memoryview(more)[1:]))
 
 
-def embed(encoded: bytes) -> orjson.Fragment:
+def embed(encoded: bytes) -> Embedded:
     """Already encoded JSON, to place inside a message as it is."""
     return orjson.Fragment(encoded)
 

@@ -252,6 +252,8 @@ class Table:
         self._wake: asyncio.TimerHandle | None = None
         self._wake_due = 0.0  # when (monotonic) ``_wake`` was set to fire
         self._tasks: set[asyncio.Task[None]] = set()
+        # (Match.summary(), its encoding): see ``_scoreboard``
+        self._scoreboard_seen: tuple[dict[str, Any], bytes] | None = None
 
     # -- the log -------------------------------------------------------------------
 
@@ -474,10 +476,21 @@ class Table:
             "table": {"id": self.id, "status": self.status, "options": self.options.public(),
                       "match_id": self.match_id},
             "seats": [s.public() for s in self.seats],
-            "match": self.match.summary() if self.match else None,
+            "match": self._scoreboard(),
             "timer": None if timer is None else {"seat": timer.seat, "deadline": timer.deadline,
                                                  "server_time": time.time()},
         })
+
+    def _scoreboard(self) -> messages.Embedded | None:
+        """The match's summary, encoded once per change: it grows with every game, is in
+        every state, and changes only when a game starts or ends (``Match.summary``)."""
+        if self.match is None:
+            return None
+        summary = self.match.summary()
+        seen = self._scoreboard_seen
+        if seen is None or seen[0] is not summary:
+            seen = self._scoreboard_seen = (summary, messages.encode(summary))
+        return messages.embed(seen[1])
 
     def _shared_view(self) -> bytes | None:
         """The game view's part that every recipient shares (``Game.shared_view``), encoded."""
