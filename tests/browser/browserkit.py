@@ -24,8 +24,17 @@ MOVES = ("#hand button.card--legal:not([disabled]), #play-none:not([disabled]), 
          "#play-both:not([disabled])")
 
 
+#: True once no finite CSS animation is still running (a panel fading in, a card arriving).
+SETTLED = ("document.getAnimations().every(a => a.playState !== 'running'"
+           " || !isFinite(a.effect.getComputedTiming().endTime))")
+
+
 def shot(page: Page, name: str) -> Path:
-    """Save a full-page screenshot as test-artifacts/<name>.png."""
+    """Save a full-page screenshot as test-artifacts/<name>.png, once animations have ended."""
+    try:
+        page.wait_for_function(SETTLED, timeout=3000)
+    except Exception:  # a page that keeps animating is shot as it is
+        pass
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
