@@ -55,7 +55,6 @@ class Match:
         self.draws = 0
         self.winner: int | None = None
         self._scoreboard: list[dict[str, Any]] = []  # summary()["games"], one per finished game
-        self._summary: dict[str, Any] | None = None  # summary(), until a game starts or ends
         self._start_game()
 
     @classmethod
@@ -86,7 +85,6 @@ class Match:
     def _start_game(self) -> None:
         dealer = (self.first_dealer + len(self.games)) % 4
         seed = self._rng.getrandbits(63)
-        self._summary = None
         self.games.append(Game.new(seed, dealer, open_discards=self.options.open_discards))
 
     def start_next_game(self) -> list[Event]:
@@ -110,7 +108,6 @@ class Match:
     def _score_game(self) -> list[Event]:
         game = self.game
         assert game.scores is not None
-        self._summary = None
         for s in range(4):
             self.totals[s] += game.scores[s]
         self._scoreboard.append({"number": len(self.games), "dealer": game.dealer,
@@ -139,17 +136,7 @@ class Match:
         return None
 
     def summary(self) -> dict[str, Any]:
-        """The public scoreboard: game wins, totals, each game's scores.
-
-        It only changes when a game starts or ends, and the table shows it to every
-        recipient after every action, so it is built once per change and shared:
-        read it, don't change it.
-        """
-        if self._summary is None:
-            self._summary = self._build_summary()
-        return self._summary
-
-    def _build_summary(self) -> dict[str, Any]:
+        """The public scoreboard: game wins, totals, each game's scores."""
         return {
             "options": self.options.to_dict(),
             "game_number": len(self.games),

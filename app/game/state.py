@@ -668,6 +668,8 @@ class Game:
         time still hold.
         """
         passed, received = self.passed[seat], self.received[seat]
+        if not passed and not received:
+            return [], []  # nothing to keep: tables that wait hold no cache
         seen = self._exchanges_seen[seat]
         if seen is not None and seen[0] == len(passed) and seen[1] == len(received):
             return seen[2], seen[3]

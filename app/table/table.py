@@ -252,8 +252,8 @@ class Table:
         self._wake: asyncio.TimerHandle | None = None
         self._wake_due = 0.0  # when (monotonic) ``_wake`` was set to fire
         self._tasks: set[asyncio.Task[None]] = set()
-        # (Match.summary(), its encoding): see ``_scoreboard``
-        self._scoreboard_seen: tuple[dict[str, Any], bytes] | None = None
+        # ((match, games dealt, last game over), Match.summary() encoded): ``_scoreboard``
+        self._scoreboard_seen: tuple[tuple[Match, int, bool], bytes] | None = None
 
     # -- the log -------------------------------------------------------------------
 
@@ -482,14 +482,15 @@ class Table:
         })
 
     def _scoreboard(self) -> messages.Embedded | None:
-        """The match's summary, encoded once per change: it grows with every game, is in
-        every state, and changes only when a game starts or ends (``Match.summary``)."""
-        if self.match is None:
+        """``Match.summary()``, encoded once per change: it grows with every game, is in
+        every state, and changes only when a game starts or ends."""
+        match = self.match
+        if match is None:
             return None
-        summary = self.match.summary()
+        key = (match, len(match.games), match.game.over)
         seen = self._scoreboard_seen
-        if seen is None or seen[0] is not summary:
-            seen = self._scoreboard_seen = (summary, messages.encode(summary))
+        if seen is None or seen[0] != key:  # a Match compares by identity
+            seen = self._scoreboard_seen = (key, messages.encode(match.summary()))
         return messages.embed(seen[1])
 
     def _shared_view(self) -> bytes | None:
