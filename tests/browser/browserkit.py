@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Callable
@@ -31,10 +32,8 @@ SETTLED = ("document.getAnimations().every(a => a.playState !== 'running'"
 
 def shot(page: Page, name: str) -> Path:
     """Save a full-page screenshot as test-artifacts/<name>.png, once animations have ended."""
-    try:
+    with contextlib.suppress(Exception):  # a page that keeps animating is shot as it is
         page.wait_for_function(SETTLED, timeout=3000)
-    except Exception:  # a page that keeps animating is shot as it is
-        pass
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
