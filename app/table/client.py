@@ -122,7 +122,7 @@ class Client:
         self._queue.append(item)
         if not self._flush_due and self._writer is None:
             self._flush_due = True
-            _outbox().add(self)
+            _schedule_flush(self)
         return True
 
     def flush(self) -> None:
@@ -150,7 +150,7 @@ class Client:
                 self._write(_Resume(send, waiting_on), closing=closing))
 
     async def _write(self, started: Awaitable[None], closing: bool) -> None:
-        """Finish the send ``_put`` started, then send what queued meanwhile, then end.
+        """Finish the send ``flush`` started, then send what queued meanwhile, then end.
 
         After a close or a failure ``_writer`` stays set, so nothing new is sent
         (nothing is queued then anyway: ``closed`` is set).
@@ -188,14 +188,8 @@ class _Outbox:
     callback that was ready has run: a turn's messages leave in one burst.
     """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+    def __init__(self) -> None:
         self.clients: list[Client] = []
-
-    def add(self, client: Client) -> None:
-        if not self.clients:
-            self.loop.call_soon(self.flush)
-        self.clients.append(client)
 
     def flush(self) -> None:
         clients, self.clients = self.clients, []
@@ -204,16 +198,19 @@ class _Outbox:
                 client.flush()
 
 
+#: One outbox per running event loop (tests run many loops; production one).
 _OUTBOXES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox] = (
     weakref.WeakKeyDictionary())
 
 
-def _outbox() -> _Outbox:
+def _schedule_flush(client: Client) -> None:
     loop = asyncio.get_running_loop()
     box = _OUTBOXES.get(loop)
     if box is None:
-        box = _OUTBOXES[loop] = _Outbox(loop)
-    return box
+        box = _OUTBOXES[loop] = _Outbox()
+    if not box.clients:
+        loop.call_soon(box.flush)
+    box.clients.append(client)
 
 
 class _Resume:

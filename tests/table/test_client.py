@@ -4,6 +4,8 @@ and queues them (bounded) while it does not."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 
 import pytest
 
@@ -112,3 +114,21 @@ async def test_wait_closed_sends_a_close_queued_this_turn_before_the_client_stop
     await client.wait_closed(1.0)
     await client.stop()
     assert conn.sent == [b"error: too large"] and conn.closed == (1009, "message too large")
+
+
+def test_an_event_loop_that_is_done_leaves_nothing_behind() -> None:
+    """Each loop has its own outbox (tests run many loops), kept only while the loop lives."""
+
+    async def send_one() -> None:
+        conn = GatedConn()
+        Client(conn).send(b"x")
+        await asyncio.sleep(0)
+        assert conn.sent == [b"x"]
+
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(send_one())
+    loop.close()
+    gone = weakref.ref(loop)
+    del loop
+    gc.collect()
+    assert gone() is None
