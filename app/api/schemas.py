@@ -147,6 +147,7 @@ class TableInfo(_Message):
     status: TableStatus
     options: TableOptionsPublic
     match_id: int | None
+    spectators: int  # connections without a seat (a host who has not sat down included)
 
 
 class TimerInfo(_Message):

@@ -461,11 +461,15 @@ class Table:
             return "match_over"
         return "between_games" if self.match.game.over else "playing"
 
+    @property
+    def spectators(self) -> int:
+        """Connections without a seat: spectators, and a host who has not sat down."""
+        return sum(1 for c in self.clients if c.seat is None)
+
     def public_info(self) -> dict[str, Any]:
         return {"table_id": self.id, "url": f"/t/{self.id}", "options": self.options.public(),
                 "status": self.status, "seats": [s.public() for s in self.seats],
-                "spectators": sum(1 for c in self.clients if c.seat is None),
-                "match_id": self.match_id}
+                "spectators": self.spectators, "match_id": self.match_id}
 
     def _common(self) -> bytes:
         """The part of ``state`` that is the same for every recipient, encoded."""
@@ -474,7 +478,7 @@ class Table:
             "type": "state",
             "v": self.version,
             "table": {"id": self.id, "status": self.status, "options": self.options.public(),
-                      "match_id": self.match_id},
+                      "match_id": self.match_id, "spectators": self.spectators},
             "seats": [s.public() for s in self.seats],
             "match": self._scoreboard(),
             "timer": None if timer is None else {"seat": timer.seat, "deadline": timer.deadline,
@@ -553,10 +557,10 @@ class Table:
                 if seat is None and not host:
                     self._refuse(client, "bad_token", "this token holds no seat at this table")
                     return
-            changed = self._detach(client)
+            self._detach(client)
             if token_hash is not None:
                 for other in [c for c in self.clients if c.token_hash == token_hash]:
-                    changed = self._detach(other) or changed
+                    self._detach(other)
                     other.close(CLOSE_REPLACED, "replaced by a newer connection")
             client.seat, client.host, client.token_hash = (
                 seat.index if seat else None, host, token_hash)
@@ -569,22 +573,23 @@ class Table:
                     seat.grace = None
                 seat.client = client
                 seat.away = False
-                changed = True
             client.send(messages.encode({"type": "welcome", "table_id": self.id,
                                          "seat": client.seat, "host": host, "v": self.version}))
-            if changed:
-                self._settle()
-                self._announce([], joined=client)
-            else:
-                client.send(self._state(client.seat, [], with_log=True))
-                self._reschedule()
+            # Everyone is told: a seat's player is back, or there is one more spectator.
+            self._settle()
+            self._announce([], joined=client)
 
     async def leave(self, client: Client) -> None:
-        """The connection is gone; a seat is held for the grace period, then a bot plays it."""
+        """The connection is gone; a seat is held for the grace period, then a bot plays it.
+
+        Everyone is told: a seat lost its player, or there is one spectator fewer.
+        """
         async with self._lock:
+            if client not in self.clients:
+                return
             if self._detach(client):
                 self._settle()
-                self._announce([])
+            self._announce([])
 
     def _detach(self, client: Client) -> bool:
         """Forget a connection; True if a seat lost its player (everyone should see it)."""

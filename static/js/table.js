@@ -316,6 +316,7 @@ function render(prev = null) {
   const state = S.state;
   if (!state) return;
   $("#table-code").textContent = tableId;
+  renderWatchers(state.table.spectators || 0);
   for (const pos of POSITIONS) fill($(`#pos-${pos}`));
   for (const info of state.seats) $(`#pos-${positionOf(info.seat)}`).appendChild(seatEl(info));
   renderCenter(prev);
@@ -326,6 +327,14 @@ function render(prev = null) {
   tick();
   const myTurn = isMyTurn();
   document.title = `${myTurn ? "\u25CF Your turn · " : ""}Dingo table ${tableId}`;
+}
+
+// How many connections watch without a seat (you among them if you have none).
+function renderWatchers(count) {
+  const el = $("#watchers");
+  el.hidden = count === 0;
+  el.textContent = `${count} watching`;
+  el.title = count === 1 ? "1 person is watching this table" : `${count} people are watching this table`;
 }
 
 function isMyTurn() {

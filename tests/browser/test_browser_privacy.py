@@ -85,6 +85,11 @@ def test_each_player_sees_only_their_own_hand_and_a_spectator_none(
     early_log, late_log = spectator.evaluate(log_lines), late.evaluate(log_lines)
     dealt = next(i for i, line in enumerate(early_log) if line.startswith("Game 1 begins"))
     assert late_log == early_log[dealt:]  # at least the deal: a person may act first
+    # Everyone sees how many are watching, and it follows them coming and going.
+    ann.wait_for_selector("#watchers:has-text('2 watching')")
+    late.wait_for_selector("#watchers:has-text('2 watching')")
+    late.close()
+    bea.wait_for_selector("#watchers:has-text('1 watching')")
     shot(ann, "two-players-ann")
     shot(bea, "two-players-bea")
     shot(spectator, "spectator")

@@ -106,9 +106,10 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str,
                 seats.append(ws)
             seats[0].send_json({"type": "start", "id": "go"})
             until(seats[0], "ack", "go")
+            # The spectator first: its arrival is announced to every seat (the count).
+            spectator = live.connect(table_id, None)
             states = [view(ws) for ws in seats]
             actor = states[0]["game"]["to_act"]
-            spectator = live.connect(table_id, None)
             yield {"live": live, "seats": seats, "tokens": tokens, "views": states,
                    "actor": actor, "spectator": spectator, "table_id": table_id,
                    "errors": errors, "app": app}

@@ -120,7 +120,7 @@ async def test_host_sits_plays_with_bots_and_sees_only_its_hand(harness: Harness
     assert len(mine["game"]["hand"]) == len(table.match.game.hand(0)) > 0
     public = watched.last()
     assert public["v"] == mine["v"] and "hand" not in public["game"]
-    assert [e["type"] for e in watched.states()[1]["events"]][:1] == ["seat_taken"]
+    assert [e["type"] for st in watched.states() for e in st["events"]][:1] == ["seat_taken"]
 
 
 async def test_every_change_is_durable_before_it_is_announced(harness: Harness) -> None:
@@ -182,6 +182,20 @@ async def test_spectator_and_seats_never_see_hidden_cards(harness: Harness) -> N
     first = next(f for f in a[1].frames if f["type"] == "state" and f["v"] in hidden)
     with pytest.raises(AssertionError, match="viewer 1 was shown"):
         assert_no_leaks([first], 1, hidden)
+
+
+async def test_everyone_sees_how_many_are_watching(harness: Harness) -> None:
+    table, host = await harness.table(bots=((1, "random"), (2, "random"), (3, "random")))
+    _client, seat = await harness.seat(table, 0, "Ann", host)
+    assert seat.last()["table"]["spectators"] == 0
+    first, _ = await harness.join(table)
+    _second, watching = await harness.join(table)
+    await wait_until(lambda: seat.last()["table"]["spectators"] == 2)
+    assert watching.last()["table"]["spectators"] == 2
+    assert table.public_info()["spectators"] == 2
+    await table.leave(first)
+    await wait_until(lambda: seat.last()["table"]["spectators"] == 1)
+    assert watching.last()["table"]["spectators"] == 1
 
 
 async def test_every_state_shows_the_engines_view_of_its_recipient() -> None:
