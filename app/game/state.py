@@ -646,7 +646,7 @@ class Game:
         hunt or pass): read them, don't change them.
         """
         seats = tuple(seats)
-        private = {seat: self.private_view(seat) for seat in seats}
+        private = {seat: self.private_view(seat) for seat in seats}  # checks every seat first
         shared = self.shared_view()
         return {seat: {**shared, **private[seat]} for seat in seats}
 
