@@ -1,41 +1,28 @@
-"""The engine's errors: one base type, one subclass per kind of refusal.
+"""The engine's errors: Dingo's names for the game contract's kinds of refusal.
 
-Callers (the table server, the replay command) map the subclass to a wire
-code; the message is written for people and names the card and the reason.
-A rejected action never changes the state.
+Callers (the table server, the replay command) map the error's ``code`` to a wire
+code; the message is written for people and names the card and the reason. A
+rejected action never changes the state. Each class is also the contract's error of
+the same kind, so code written for every game catches Dingo's too.
 """
 
+from app.games.contract import GameError, Illegal, Malformed, OutOfTurn, shown
 
-class DingoError(ValueError):
+
+class DingoError(GameError):
     """Base of every error the rules engine raises for a refused action."""
 
-    code = "illegal"
 
-
-class MalformedAction(DingoError):
+class MalformedAction(DingoError, Malformed):
     """The action is not of a shape the engine understands."""
 
-    code = "malformed"
 
-
-class NotYourTurn(DingoError):
+class NotYourTurn(DingoError, OutOfTurn):
     """A seat acted while another seat (or nobody) is to act."""
 
-    code = "not_your_turn"
 
-
-class IllegalAction(DingoError):
+class IllegalAction(DingoError, Illegal):
     """Well formed and in turn, but the rules forbid it now."""
 
-    code = "illegal"
 
-
-def shown(value: object) -> str:
-    """A short repr of untrusted input for a message (huge or deep values included)."""
-    if isinstance(value, int) and not isinstance(value, bool) and not -10**12 < value < 10**12:
-        return "a number that large"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return "that value"
-    return text if len(text) <= 24 else text[:20] + "..."
+__all__ = ["DingoError", "IllegalAction", "MalformedAction", "NotYourTurn", "shown"]

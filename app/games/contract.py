@@ -1,0 +1,325 @@
+"""The game contract: what every game hosted on Dingo Online declares.
+
+A game is one package ``app/games/<name>/`` whose ``__init__`` exposes ``GAME``,
+a ``GameSpec``, plus one line in ``app.games.REGISTRY``. Everything above the
+rules (tables, storage, the wire, the browser frame, the replay command) talks
+to a game only through these types, so it needs to know no game's rules.
+
+Like the rules themselves, this module is pure: standard library only, no I/O,
+no clock, no global random. Chance comes from a seed, so a match is
+``seed + options + the list of (seat, action)`` and replaying that list through
+``MatchState.apply`` rebuilds it exactly (that is how a table survives a
+restart and how records are replayed).
+
+Wire forms are plain JSON objects. An action on the wire is a dict with a
+``type`` (and the game's own fields, e.g. ``{"type": "play", "card": "7H"}``);
+the seat is never part of it: the table knows who sent it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any, Literal, Protocol
+
+JSON = dict[str, Any]
+
+
+# --- errors ------------------------------------------------------------------------------
+
+class GameError(ValueError):
+    """A refused action or setup. The message is for people: it names the card and the reason.
+
+    A refused action never changes the state. ``code`` is the wire error code.
+    """
+
+    code = "illegal"
+
+
+class Malformed(GameError):
+    """Not of a shape the game understands (unknown type, missing field, not a card code)."""
+
+    code = "malformed"
+
+
+class OutOfTurn(GameError):
+    """A seat acted while it may not act now."""
+
+    code = "not_your_turn"
+
+
+class Illegal(GameError):
+    """Well formed and in turn, but the rules forbid it now."""
+
+    code = "illegal"
+
+
+def shown(value: object) -> str:
+    """A short repr of untrusted input for a message (huge or deeply nested values too).
+
+    Shared because every game quotes what it refuses, and the quoting must be equally safe
+    in all of them: a huge integer is not converted (that could raise or take long), a
+    value too deep to repr is named, and anything longer than 24 characters is cut.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and not -10**12 < value < 10**12:
+        return "a number that large"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return "that value"
+    return text if len(text) <= 24 else text[:20] + "..."
+
+
+# --- events -------------------------------------------------------------------------------
+
+class Event:
+    """What an action caused: a public form, and private forms for the seats that may know more.
+
+    ``for_seat`` is the one place that picks a recipient's form; spectators (``None``)
+    always get ``public``. A form may carry ``"say"``: a plain-words sentence built by the
+    game (its narration), with seats written ``{0}``, ``{1}`` ... for the table to fill
+    in with names. The log, the results panel and the replay viewer all show that text,
+    so the browser never re-implements a rule.
+    """
+
+    __slots__ = ("private", "public")
+
+    def __init__(self, public: JSON, private: Mapping[int, JSON] | None = None) -> None:
+        self.public = public
+        self.private: Mapping[int, JSON] = private or {}
+
+    @property
+    def kind(self) -> str:
+        return str(self.public["type"])
+
+    def for_seat(self, seat: int | None) -> JSON:
+        """The form ``seat`` may see (``None``: a spectator)."""
+        if seat is not None:
+            form = self.private.get(seat)
+            if form is not None:
+                return form
+        return self.public
+
+    def __repr__(self) -> str:
+        return f"Event({self.public!r}, private={dict(self.private)!r})"
+
+
+# --- options ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Option:
+    """One table option, defined once and used by the HTTP schema, the table, storage and
+    the home page form (``to_dict`` is what the form is built from)."""
+
+    name: str
+    title: str
+    description: str
+    kind: Literal["int", "bool", "choice"]
+    default: int | bool | str | None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[int | str, ...] = ()
+    #: ``None`` is allowed (e.g. "no points threshold").
+    optional: bool = False
+
+    def check(self, value: object) -> int | bool | str | None:
+        """``value`` if it is acceptable, else ``Malformed`` with a plain-words reason."""
+        if value is None:
+            if self.optional:
+                return None
+            raise Malformed(f"{self.title} must be given")
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise Malformed(f"{self.title} must be true or false")
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise Malformed(f"{self.title} must be a whole number")
+            low = -math.inf if self.minimum is None else self.minimum
+            high = math.inf if self.maximum is None else self.maximum
+            if not low <= value <= high:
+                raise Malformed(f"{self.title} must be from {self.minimum} to {self.maximum}")
+            return value
+        if isinstance(value, bool) or value not in self.choices:
+            shown = ", ".join(str(c) for c in self.choices)
+            raise Malformed(f"{self.title} must be one of {shown}")
+        assert isinstance(value, int | str)
+        return value
+
+    def to_dict(self) -> JSON:
+        return {"name": self.name, "title": self.title, "description": self.description,
+                "kind": self.kind, "default": self.default, "minimum": self.minimum,
+                "maximum": self.maximum, "choices": list(self.choices),
+                "optional": self.optional}
+
+
+def check_options(options: Sequence[Option], given: Mapping[str, object]) -> JSON:
+    """Every option's checked value (defaults filled in); unknown names are refused."""
+    known = {o.name for o in options}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise Malformed(f"unknown option {unknown[0]!r}")
+    return {o.name: o.check(given.get(o.name, o.default)) for o in options}
+
+
+# --- the state of a match -----------------------------------------------------------------
+
+class MatchState(Protocol):
+    """One match in progress: the authoritative state, changed only by ``apply``.
+
+    A match is a series of games (deals); ``apply`` never starts the next game by
+    itself: between games the table shows the scoreboard, then calls
+    ``start_next_game``.
+    """
+
+    @property
+    def over(self) -> bool:
+        """The match is finished (``winner`` is then final)."""
+
+    @property
+    def between_games(self) -> bool:
+        """A game has ended and the next one has not been started."""
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match (``None`` while playing, or for a drawn match)."""
+
+    def to_act(self) -> frozenset[int]:
+        """The seats that may act now: one seat, or several for simultaneous decisions
+        (both seats commit face down), or none (between games, match over)."""
+
+    def legal(self, seat: int) -> list[JSON]:
+        """The wire-form actions ``seat`` may send now (``[]`` when it may not act)."""
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        """Apply ``seat``'s wire-form ``action``; raise ``GameError`` (state unchanged)."""
+
+    def start_next_game(self) -> list[Event]:
+        """Deal the next game; ``Illegal`` unless ``between_games``."""
+
+    def view(self, seat: int | None) -> JSON:
+        """Everything ``seat`` may see now, JSON-ready (``None``: a spectator, public only).
+
+        Must hold: ``"to_act"`` (sorted seats), ``"legal"`` (``legal(seat)``, ``[]`` for
+        spectators), ``"prompt"`` (plain words: who must do what), and the game's board.
+        After a game ends, its reveal (every hand, face-down cards) is in every view.
+        """
+
+    def scoreboard(self) -> JSON:
+        """The match so far, public: per game results and totals, and the match rule in
+        words (``"rule"``: e.g. "first to win 3 games")."""
+
+    def record(self) -> JSON:
+        """Everything needed to store and replay this match: ``seed``, ``options`` and per
+        game its setup and its ``[seat, action]`` list."""
+
+
+class Bot(Protocol):
+    """A bot sees what its seat's browser sees, nothing else: it gets the seat's view and
+    its own random generator, and has no path to the state."""
+
+    def choose(self, view: JSON) -> JSON:
+        """One of ``view["legal"]``."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the registry lists it."""
+
+    name: str  # the id used in URLs, storage and ``python -m app.replay NAME``
+    title: str
+    seats: int
+    options: tuple[Option, ...]
+    #: ``new_match(seed, checked_options)``: a new match; every deal comes from ``seed``.
+    new_match: Callable[[int, JSON], MatchState]
+    #: bot kind (e.g. "random", "heuristic", "perfect") -> ``factory(seed)``.
+    bots: Mapping[str, Callable[[int], Bot]]
+    #: One line of ``python -m app.replay NAME``: the answer, or ``None`` for a blank line.
+    replay_line: Callable[[str | bytes], JSON | None]
+    #: One-sentence description for the home page.
+    blurb: str = ""
+    #: Shown on the home page only when the whole game (rules, client module, tests) is done.
+    playable: bool = False
+    #: Bot kinds by strength, weakest first, as the home page offers them.
+    bot_order: tuple[str, ...] = field(default=())
+    #: ``redeal(match, seat, rng)``: a match with the same history in which everything
+    #: ``seat`` may not know (per the rules page: other hands, the stock, face-down
+    #: cards; ``None``: a spectator) is dealt anew at random, consistently with what it may
+    #: know. The shared leak test checks that ``seat``'s view of it is byte-identical.
+    redeal: Callable[[MatchState, int | None, random.Random], MatchState] | None = None
+    #: ``invariants(match)``: raise ``AssertionError`` if the state is inconsistent
+    #: (cards conserved, scores add up...); the shared tests call it after every action.
+    invariants: Callable[[MatchState], None] | None = None
+
+    def check_options(self, given: Mapping[str, object]) -> JSON:
+        return check_options(self.options, given)
+
+
+# --- replay-command helpers, shared by every game's ``replay_line`` -----------------------
+
+def refused(why: str, action_index: int | None = None) -> JSON:
+    """A replay answer for a refused line (``action_index`` None) or action (its index)."""
+    return {"error": why, "action_index": action_index}
+
+
+def read_record(line: str | bytes) -> JSON | None:
+    """Decode one JSON Lines record: the object, ``None`` for a blank line.
+
+    Raises ``Malformed`` with a plain-words reason for anything that is not a JSON object
+    (bad UTF-8, bad JSON, too deep, a number too long, NaN/Infinity are refused too).
+    """
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Malformed("the line is not valid UTF-8") from None
+    if not line.strip():
+        return None
+    try:
+        record = json.loads(line, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise Malformed(f"not valid JSON: {e.msg} at column {e.colno}") from None
+    except RecursionError:
+        raise Malformed("not valid JSON: nested too deeply") from None
+    except ValueError as e:  # too many digits, or NaN/Infinity
+        raise Malformed(f"not valid JSON: {e}") from None
+    if not isinstance(record, dict):
+        raise Malformed("a record is a JSON object")
+    return record
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def answer(replay_line: Callable[[str | bytes], JSON | None], line: str | bytes) -> JSON | None:
+    """``replay_line(line)``, or a refusal if it raised: a replay command never crashes on a
+    line, whatever the game's code does with it (an engine bug shows as that line's error)."""
+    try:
+        return replay_line(line)
+    except RecursionError:
+        return refused("not valid JSON: nested too deeply")
+    except Exception as e:
+        return refused(f"the line could not be read: {type(e).__name__}")
+
+
+def run_replay(replay_line: Callable[[str | bytes], JSON | None],
+               stdin: Iterable[str | bytes] | None = None, stdout: IO[str] | None = None) -> int:
+    """Answer every input line with one JSON line, never stopping early; the exit code."""
+    out = sys.stdout if stdout is None else stdout
+    try:
+        for line in (sys.stdin.buffer if stdin is None else stdin):
+            reply = answer(replay_line, line)
+            if reply is not None:
+                out.write(json.dumps(reply) + "\n")
+                out.flush()
+    except BrokenPipeError:
+        if stdout is None:  # the reader went away: silence the final flush of sys.stdout
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0

@@ -1,0 +1,251 @@
+"""Bots for Mate: a greedy rule and the perfect bot (the random bot is ``kit.RandomBot``).
+
+A bot sees what its seat's browser sees and nothing else: ``choose`` gets the seat's
+view (``MateMatch.view(seat)``) and answers one of ``view["legal"]``. Each bot has its
+own ``random.Random`` from its seed (the perfect bot needs none: of equally good
+actions it takes the first it found best, so it is deterministic).
+
+The perfect bot (issue 15) rebuilds the position from the view: its own hand, the
+other player's unplayed cards (the view lists them, rules section 7) and the piles.
+The one thing it does not know is the other player's face-down card, so it considers
+every card that could be face down (every unplayed card of that player that is
+consistent with how they answered so far), solves the rest of the game exactly for each
+(``solver.Solver``: alpha-beta with a transposition table over the cards left), and
+plays the action with the best average. Scores are net points (its own minus the
+other's), since the match is decided by the difference of the totals.
+
+Foreplacement is decided the same way, one level up: the leader takes, for each of its
+choices, the other player's best reply (as if that player knew the choice; it only
+knows *whether*), and the second player averages over the cards the leader could have
+put face down.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+
+from ..contract import JSON
+from .cards import BY_CODE, CODES, VALUE, answers, beats, cards_in
+from .solver import Solver
+
+_BIG = 1 << 20
+#: Past this many positions kept per solver, the tables start afresh (memory bound).
+TABLE_LIMIT = 1_500_000
+
+
+def _mask(codes: Sequence[str]) -> int:
+    m = 0
+    for code in codes:
+        m |= 1 << BY_CODE[code]
+    return m
+
+
+class GreedyBot:
+    """A simple rule, no look-ahead: never foreplace; lead the most valuable card that
+    mates at once (judged on the other player's unplayed cards), else its strongest card;
+    answer with the weakest card that wins the move, else its weakest card."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: JSON) -> JSON:
+        legal: list[JSON] = view["legal"]
+        board = view["board"]
+        cards = [BY_CODE[a["card"]] for a in legal if a["type"] == "play"]
+        if not cards:
+            return {"type": "decline"}
+        seat = view["seat"]
+        lead = board["lead"]
+        if lead is None:
+            other = _mask(board["unplayed"][1 - seat])
+            mating = [c for c in cards if not answers(other, c)]
+            if mating:
+                best = max(mating, key=lambda c: (VALUE[c], -c))
+            else:
+                best = min(cards, key=lambda c: (c % 5, c))  # highest rank, highest suit
+        else:
+            led = BY_CODE[lead["card"]]
+            winning = [c for c in cards if beats(c, led)]
+            pool = winning or cards
+            best = max(pool, key=lambda c: (c % 5, c))  # the weakest of them
+        return {"type": "play", "card": CODES[best]}
+
+
+class PerfectBot:
+    """Exact search of the rest of the game, averaged over the possible face-down cards."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.solvers: dict[tuple[int, int], Solver] = {}
+        self.deal: tuple[int, int] = (0, 0)
+
+    def solver(self, fore: tuple[int, int]) -> Solver:
+        s = self.solvers.get(fore)
+        if s is None or len(s.table) > TABLE_LIMIT:
+            s = self.solvers[fore] = Solver(fore)
+        return s
+
+    def _same_deal(self, seat: int, board: JSON) -> None:
+        """Keep the solvers' tables for one deal only: positions of another deal never recur,
+        and a table of millions of entries costs memory and time to grow."""
+        dealt = [_mask(board["unplayed"][s]) | _mask([p["card"] for p in board["piles"][s]])
+                 for s in (0, 1)]
+        key = (dealt[seat], dealt[1 - seat])
+        if key != self.deal:
+            self.deal = key
+            self.solvers.clear()
+
+    def choose(self, view: JSON) -> JSON:
+        legal: list[JSON] = view["legal"]
+        if len(legal) == 1:
+            return legal[0]
+        board = view["board"]
+        self._same_deal(view["seat"], board)
+        if board["phase"] == "foreplace":
+            scored = self._foreplacement(view["seat"], board, legal)
+        else:
+            scored = self._play(view["seat"], board, legal)
+        # The first best: other options' scores may be bounds that only tie it.
+        return legal[scored.index(max(scored))]
+
+    # --- playing -------------------------------------------------------------------------
+
+    def _play(self, me: int, board: JSON, legal: list[JSON]) -> list[float]:
+        op = 1 - me
+        fore = (int(bool(board["foreplaced"][0])), int(bool(board["foreplaced"][1])))
+        mine = _mask(board["hand"])
+        worlds = self.worlds(op, board)
+        lead = board["lead"]
+        solver = self.solver(fore)
+        cards = [BY_CODE[a["card"]] for a in legal]
+
+        def value(i: int, w: int, alpha: int, beta: int) -> int:
+            theirs = worlds[w]
+            card = cards[i]
+            if lead is None:
+                hands = (mine, theirs) if me == 0 else (theirs, mine)
+                return solver.lead_value(hands, me, card, alpha, beta)
+            led = 1 << BY_CODE[lead["card"]]
+            back = (mine, theirs | led) if me == 0 else (theirs | led, mine)
+            return -solver.answer_value(back, op, BY_CODE[lead["card"]], card, -beta, -alpha)
+
+        return best_average(len(legal), len(worlds), value)
+
+    @staticmethod
+    def worlds(op: int, board: JSON) -> list[int]:
+        """The other player's possible hands: its unplayed cards less each card that could be
+        face down (a card it could not have held when it answered by rank is face down)."""
+        unplayed = _mask(board["unplayed"][op])
+        if not board["foreplaced"][op]:
+            return [unplayed]
+        later = [0] * 12  # the other player's cards played on moves >= n
+        for entry in board["piles"][op]:
+            for n in range(entry["move"] + 1):
+                later[n] |= 1 << BY_CODE[entry["card"]]
+        answered = [(m["move"], BY_CODE[m["lead"]], BY_CODE[m["answer"]])
+                    for m in board["moves"]
+                    if m["leader"] != op and m["answer"] is not None
+                    and m["repeat"] is None]
+        out = []
+        for c in cards_in(unplayed):
+            hand = unplayed ^ (1 << c)
+            if all((1 << a) & answers(hand | later[n], led) for n, led, a in answered):
+                out.append(hand)
+        return out
+
+    # --- foreplacement -------------------------------------------------------------------
+
+    def _foreplacement(self, me: int, board: JSON, legal: list[JSON]) -> list[float]:
+        op = 1 - me
+        leader = board["leader"]
+        mine = _mask(board["hand"])
+        theirs = _mask(board["unplayed"][op])
+        options = [None if a["type"] == "decline" else BY_CODE[a["card"]] for a in legal]
+
+        def value(fm: int | None, fo: int | None, alpha: int = -_BIG, beta: int = _BIG) -> int:
+            """My net points with both decisions known, I lead iff I am the leader."""
+            m = mine ^ (0 if fm is None else 1 << fm)
+            o = theirs ^ (0 if fo is None else 1 << fo)
+            hands = (m, o) if me == 0 else (o, m)
+            fore = (int(fm is not None), int(fo is not None))
+            if me == 1:
+                fore = (fore[1], fore[0])
+            solver = self.solver(fore)
+            if leader == me:
+                return solver.value(hands, me, alpha, beta)
+            return -solver.value(hands, op, -beta, -alpha)
+
+        if not board["decided"][op]:
+            # I decide first: each choice against the other player's best reply.
+            replies: list[int | None] = [None, *cards_in(theirs)]
+            scored: list[float] = []
+            best = -_BIG
+            for fm in options:
+                worst = _BIG
+                for fo in replies:
+                    worst = min(worst, value(fm, fo, best - 1, worst))
+                    if worst < best:
+                        break
+                scored.append(worst)
+                best = max(best, worst)
+            return scored
+        if not board["foreplaced"][op]:
+            return best_average(len(options), 1,
+                                lambda i, w, alpha, beta: value(options[i], None, alpha, beta))
+        faces = cards_in(theirs)
+        return best_average(len(options), len(faces),
+                            lambda i, w, alpha, beta: value(options[i], faces[w], alpha, beta))
+
+
+def best_average(options: int, worlds: int,
+                 value: Callable[[int, int, int, int], int]) -> list[float]:
+    """Each option's average value over the worlds, exact for the best option; for the
+    others it may be an upper bound no higher than the best, which is all a choice needs.
+    An option that only ties the best is not searched further, so the first option with
+    the highest score (``scores.index(max(scores))``) is a best one.
+
+    ``value(option, world, alpha, beta)`` is fail-soft alpha-beta: exact inside the
+    window, a bound on the same side outside it. Every option is first searched in world
+    0 with the window starting at the best value found there so far, and the options are
+    then taken best first. The first is searched exactly in every world; each later one
+    with each world's window starting at the best option's value there, so a world where
+    it does no better is settled by a cheap bound. Only when those bounds add up to more
+    than the best total are its bounded worlds searched again in full. (A sum cannot be
+    cut off the way a minimum can, but this keeps most searches of a worse option narrow.)
+    """
+    first: list[int] = []
+    exact: list[bool] = []
+    alpha = -_BIG
+    for i in range(options):
+        v = value(i, 0, alpha, _BIG)
+        first.append(v)
+        exact.append(v > alpha)
+        alpha = max(alpha, v)
+    order = sorted(range(options), key=lambda i: -first[i])  # stable: exact ones first
+    totals = [0.0] * options
+    best_values: list[int] = []
+    best_total = -_BIG
+    for i in order:
+        if not best_values:
+            found = [first[i]] + [value(i, w, -_BIG, _BIG) for w in range(1, worlds)]
+        else:
+            found = [first[i]] + [value(i, w, best_values[w], _BIG) for w in range(1, worlds)]
+            if sum(found) > best_total:  # some may be bounds: settle them
+                found = [v if (exact[i] if w == 0 else v > best_values[w])
+                         else value(i, w, -_BIG, _BIG) for w, v in enumerate(found)]
+        total = sum(found)
+        if total > best_total:
+            best_total, best_values = total, found
+        totals[i] = total / worlds
+    # Ties on the score: the option found best comes first.
+    top = best_total / worlds
+    return [t if t < top else (top if i == _first_best(totals, top, order) else
+                               math.nextafter(top, -math.inf))
+            for i, t in enumerate(totals)]
+
+
+def _first_best(totals: list[float], top: float, order: list[int]) -> int:
+    """The option that set the best total: the first in search order to reach it."""
+    return next(i for i in order if totals[i] >= top)
