@@ -103,6 +103,23 @@ class TableLogEntry(Base):
     entry: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class TableLease(Base):
+    """The fencing token of a table's current owner, as far as its log knows.
+
+    With several processes (``REDIS_URL``), a table's owner holds a lease in
+    Redis whose fencing token grows with every acquisition (app.cluster.lease).
+    A fenced ``SqlStore.append`` writes only while ``epoch`` is at most its
+    token, raising ``epoch`` to it: once a new owner has written (or claimed
+    the table), an old owner that wakes up late can no longer append. No
+    foreign key: the row may be claimed before the table's first entry.
+    """
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+
+
 class MatchRecord(Base):
     """A finished match: what ``GET /api/matches`` lists."""
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -24,28 +25,43 @@ def like_prefix(text: str) -> str:
     return escaped + "%"
 
 
+def name_terms(text: str) -> list[str]:
+    """The names a player search asks for: its words, each folded like ``name_key``."""
+    return [key for key in (name_key(word) for word in text.split()) if key]
+
+
 async def list_matches(
     session: AsyncSession,
     *,
     player: str | None = None,
     table_id: str | None = None,
+    ended_from: datetime | None = None,
+    ended_before: datetime | None = None,
     limit: int = 20,
     offset: int = 0,
 ) -> MatchPage:
     """Finished matches, newest (last ended) first.
 
-    ``player`` keeps matches where some seat's name starts with it, ignoring
-    case and repeated spaces (``"an"`` finds Ann and ANNA, not Joan): a prefix
-    search can use the ``name_key`` index on both backends, a substring
-    search could not. ``table_id`` must match exactly.
+    ``player`` holds one or more words; a match is kept when each word starts
+    the name of one of its seats, or a word of that name, ignoring case and
+    repeated spaces (``"an"`` finds Ann, ANNA and "Bot Ann", not Joan; ``"ann bea"``
+    finds matches with both). A prefix search can use the ``name_key`` index on
+    both backends, a substring search could not. LIKE wildcards in the words are
+    matched literally. ``table_id`` must match exactly. ``ended_from`` (included)
+    and ``ended_before`` (excluded) bound when the match ended.
     """
     filters: list[ColumnElement[bool]] = []
-    if player is not None:
+    for term in name_terms(player or ""):
         filters.append(MatchRecord.id.in_(
-            select(MatchPlayer.match_id)
-            .where(MatchPlayer.name_key.like(like_prefix(name_key(player)), escape="\\"))))
+            select(MatchPlayer.match_id).where(or_(
+                MatchPlayer.name_key.like(like_prefix(term), escape="\\"),
+                MatchPlayer.name_key.like("% " + like_prefix(term), escape="\\")))))
     if table_id is not None:
         filters.append(MatchRecord.table_id == table_id)
+    if ended_from is not None:
+        filters.append(MatchRecord.ended_at >= ended_from)
+    if ended_before is not None:
+        filters.append(MatchRecord.ended_at < ended_before)
     total = await session.scalar(select(func.count()).select_from(MatchRecord).where(*filters))
     matches = (await session.scalars(
         select(MatchRecord)

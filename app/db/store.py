@@ -25,15 +25,24 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.config import Settings
 from app.db.match_record import MatchRows, parse_match_record
-from app.db.models import GameRecord, LiveTable, MatchPlayer, MatchRecord, TableLogEntry
+from app.db.models import (
+    GameRecord,
+    LiveTable,
+    MatchPlayer,
+    MatchRecord,
+    TableLease,
+    TableLogEntry,
+)
 from app.db.session import create_engine
 from app.db.sqlite_log import SqliteLogWriter
-from app.table.ports import StoredTable
+from app.table.ports import Fenced, StoredTable
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +56,14 @@ class _Write:
     future: asyncio.Future[Any]
     row: dict[str, Any] | None = None
     work: _Work | None = None
+    fence: int | None = None  # an append's lease token (several processes), see _check_fences
+
+
+@dataclass(frozen=True, slots=True)
+class _Refused:
+    """A write of a batch that fails alone while the rest of the batch commits."""
+
+    exc: Exception
 
 
 @dataclass(slots=True)
@@ -91,10 +108,36 @@ class SqlStore:
 
         await self._submit(_Write(self._future(), work=work))
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
-        """Return once ``entry`` is committed as the table's ``seq``-th (see the module doc)."""
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any],
+                     fence: int | None = None) -> None:
+        """Return once ``entry`` is committed as the table's ``seq``-th (see the module doc).
+
+        ``fence`` (several processes, docs/cluster.md): the writer's lease token.
+        The entry is written only if ``table_leases.epoch`` is at most ``fence``,
+        and the epoch becomes ``fence``, in the same transaction; else ``Fenced``,
+        and only this write fails, not the rest of its batch. ``None``: no check
+        and no extra query (one process).
+        """
         row = {"table_id": table_id, "seq": seq, "entry": entry}
-        await self._submit(_Write(self._future(), row=row))
+        if fence is None:
+            await self._submit(_Write(self._future(), row=row))
+        else:
+            await self._submit(_Write(self._future(), row=row, fence=fence))
+
+    async def claim(self, table_id: str, fence: int) -> None:
+        """Take a table over for the lease with token ``fence``: raise its epoch to it.
+
+        A new owner calls this after acquiring the lease and before reading the
+        log: once it returns, every append with a smaller token fails (``Fenced``),
+        so the log it then reads is final for the old owner. ``Fenced`` if the
+        epoch is already above ``fence`` (a newer owner came first).
+        """
+        async def work(conn: AsyncConnection) -> None:
+            refused = await _check_fences(conn, {table_id: fence})
+            if table_id in refused:
+                raise refused[table_id]
+
+        await self._submit(_Write(self._future(), work=work))
 
     async def finish_match(self, record: dict[str, Any]) -> int:
         """Store a finished match and mark it as its table's last one; return its id.
@@ -112,11 +155,19 @@ class SqlStore:
         result: int = await self._submit(_Write(self._future(), work=work))
         return result
 
-    async def close_table(self, table_id: str) -> None:
-        """Mark the table closed and drop its log: finished matches live in ``matches``."""
+    async def close_table(self, table_id: str, fence: int | None = None) -> None:
+        """Mark the table closed and drop its log: finished matches live in ``matches``.
+
+        ``fence``: as for ``append`` (an old owner's idle sweep must not close a
+        table another process has taken over): ``Fenced``, and nothing changes.
+        """
         closed_at = datetime.now(UTC)
 
         async def work(conn: AsyncConnection) -> None:
+            if fence is not None:
+                refused = await _check_fences(conn, {table_id: fence})
+                if refused:
+                    raise refused[table_id]
             await conn.execute(delete(TableLogEntry).where(TableLogEntry.table_id == table_id))
             await conn.execute(update(LiveTable).where(LiveTable.id == table_id)
                                .values(closed_at=closed_at))
@@ -139,6 +190,22 @@ class SqlStore:
             for e in entries:
                 stored[e.table_id].entries.append({**e.entry, "seq": e.seq})
         return list(stored.values())
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        """One unfinished table with its log in ``seq`` order (a takeover, after ``claim``);
+        None if there is no such table or it is closed."""
+        async with self.engine.connect() as conn:
+            t = (await conn.execute(
+                select(LiveTable.id, LiveTable.options, LiveTable.created_at)
+                .where(LiveTable.id == table_id, LiveTable.closed_at.is_(None)))).first()
+            if t is None:
+                return None
+            stored = StoredTable(t.id, t.options, t.created_at)
+            entries = await conn.execute(
+                select(TableLogEntry.seq, TableLogEntry.entry)
+                .where(TableLogEntry.table_id == table_id).order_by(TableLogEntry.seq))
+            stored.entries = [{**e.entry, "seq": e.seq} for e in entries]
+        return stored
 
     async def close(self) -> None:
         """Commit everything already queued, then stop the writer; later writes raise."""
@@ -196,7 +263,8 @@ class SqlStore:
 
     async def _commit(self, batch: list[_Write]) -> None:
         try:
-            if self._fast_log is not None and all(w.row is not None for w in batch):
+            if self._fast_log is not None and all(
+                    w.row is not None and w.fence is None for w in batch):
                 await self._fast_log.insert([w.row for w in batch if w.row is not None])
                 results: list[Any] = [None] * len(batch)
             else:
@@ -217,7 +285,10 @@ class SqlStore:
         self.stats.writes += len(batch)
         self.stats.largest_batch = max(self.stats.largest_batch, len(batch))
         for w, result in zip(batch, results, strict=True):
-            _settle(w.future, result=result)
+            if isinstance(result, _Refused):
+                _settle(w.future, exc=result.exc)
+            else:
+                _settle(w.future, result=result)
 
 
 async def _write_batch(conn: AsyncConnection, batch: list[_Write]) -> list[Any]:
@@ -232,13 +303,74 @@ async def _write_batch(conn: AsyncConnection, batch: list[_Write]) -> list[Any]:
             i += 1
             continue
         j = i
+        fenced = False
         while j < len(batch) and batch[j].row is not None:
+            fenced = fenced or batch[j].fence is not None
             j += 1
-        await conn.execute(insert(TableLogEntry),
-                           [w.row for w in batch[i:j] if w.row is not None])
-        results.extend([None] * (j - i))
+        if not fenced:
+            await conn.execute(insert(TableLogEntry),
+                               [w.row for w in batch[i:j] if w.row is not None])
+            results.extend([None] * (j - i))
+        else:
+            results.extend(await _insert_fenced(conn, batch[i:j]))
         i = j
     return results
+
+
+async def _insert_fenced(conn: AsyncConnection, run: list[_Write]) -> list[Any]:
+    """Insert a run of appends of which some are fenced; a stale token fails its write alone.
+
+    Per table, the largest token in the run raises the stored epoch (one
+    upsert for all tables); a write whose token is below the resulting epoch
+    gets a ``Fenced`` result instead of being inserted.
+    """
+    fences: dict[str, int] = {}
+    for w in run:
+        if w.fence is not None and w.row is not None:
+            table_id = w.row["table_id"]
+            fences[table_id] = max(w.fence, fences.get(table_id, w.fence))
+    refused = await _check_fences(conn, fences)
+    results: list[Any] = []
+    rows = []
+    for w in run:
+        assert w.row is not None
+        table_id = w.row["table_id"]
+        if w.fence is not None and (table_id in refused or w.fence < fences[table_id]):
+            epoch = refused[table_id].epoch if table_id in refused else fences[table_id]
+            results.append(_Refused(Fenced(table_id, w.fence, epoch)))
+        else:
+            rows.append(w.row)
+            results.append(None)
+    if rows:
+        await conn.execute(insert(TableLogEntry), rows)
+    return results
+
+
+async def _check_fences(conn: AsyncConnection, fences: dict[str, int]) -> dict[str, Fenced]:
+    """Raise each table's epoch to its fence where it is not above it; return the refusals.
+
+    One ``INSERT .. ON CONFLICT DO UPDATE .. WHERE epoch <= fence RETURNING``
+    (PostgreSQL and SQLite): the updated rows stay locked until the commit, so
+    a concurrent claim with a larger token waits for this transaction and then
+    wins; rows not returned are the tables whose epoch is already larger.
+    Tables are taken in id order so two processes' batches never deadlock.
+    """
+    if not fences:
+        return {}
+    dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    values = [{"table_id": t, "epoch": fences[t]} for t in sorted(fences)]
+    upsert = dialect_insert(TableLease).values(values)
+    stmt = upsert.on_conflict_do_update(
+        index_elements=[TableLease.table_id], set_={"epoch": upsert.excluded.epoch},
+        where=TableLease.epoch <= upsert.excluded.epoch,
+    ).returning(TableLease.table_id)
+    accepted = set((await conn.execute(stmt)).scalars())
+    if len(accepted) == len(fences):
+        return {}
+    stale = [t for t in fences if t not in accepted]
+    epochs = {r.table_id: r.epoch for r in await conn.execute(
+        select(TableLease.table_id, TableLease.epoch).where(TableLease.table_id.in_(stale)))}
+    return {t: Fenced(t, fences[t], epochs.get(t)) for t in stale}
 
 
 def _database_failure(exc: Exception) -> bool:

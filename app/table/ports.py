@@ -25,12 +25,37 @@ class StoredTable:
     entries: list[dict[str, Any]] = field(default_factory=list)  # in seq order
 
 
+class Fenced(RuntimeError):
+    """A fenced write was refused: the table's log has accepted a newer owner's token.
+
+    With several processes, each table's owner holds a lease whose fencing
+    token grows with every acquisition (app.cluster.lease). ``epoch`` is the
+    highest token the log has seen (None when unknown): the writer has lost
+    the table and must stop serving it.
+    """
+
+    def __init__(self, table_id: str, fence: int, epoch: int | None) -> None:
+        super().__init__(f"table {table_id}: fencing token {fence} is stale "
+                         f"(the log is at epoch {epoch}); another process owns the table")
+        self.table_id, self.fence, self.epoch = table_id, fence, epoch
+
+
 class TableStore(Protocol):
     async def create_table(self, table_id: str, options: dict[str, Any],
                            created_at: datetime) -> None: ...
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
-        """Make ``entry`` (JSON-able, no secrets in clear) durable as the table's ``seq``-th."""
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any],
+                     fence: int | None = None) -> None:
+        """Make ``entry`` (JSON-able, no secrets in clear) durable as the table's ``seq``-th.
+
+        With ``fence`` (the owner's lease token, several processes): written only
+        if no larger token has written to or claimed the table, else ``Fenced``;
+        the table's epoch becomes ``fence``. Without it: no check, as with one process.
+        """
+
+    async def claim(self, table_id: str, fence: int) -> None:
+        """Take the table over for the lease with token ``fence`` (before reading its log):
+        from now on appends with a smaller token fail. ``Fenced`` if a larger one has come."""
 
     async def finish_match(self, record: dict[str, Any]) -> int:
         """Store a finished match's record; return its id for ``/api/matches/{id}``.
@@ -46,10 +71,15 @@ class TableStore(Protocol):
              "game_wins": [4 ints], "totals": [4 ints], "winner": 1}
         """
 
-    async def close_table(self, table_id: str) -> None:
-        """The table is gone (idle or closed): it is no longer restored."""
+    async def close_table(self, table_id: str, fence: int | None = None) -> None:
+        """The table is gone (idle or closed): it is no longer restored.
+
+        ``fence``: checked as for ``append``; ``Fenced`` leaves the table as it is."""
 
     async def unfinished_tables(self) -> list[StoredTable]: ...
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        """One unfinished table and its log (taking it over from another process)."""
 
 
 class MemoryStore:
@@ -58,23 +88,44 @@ class MemoryStore:
     def __init__(self) -> None:
         self.tables: dict[str, StoredTable] = {}
         self.matches: list[dict[str, Any]] = []
+        self.epochs: dict[str, int] = {}  # table id -> largest fencing token seen
 
     async def create_table(self, table_id: str, options: dict[str, Any],
                            created_at: datetime) -> None:
         self.tables[table_id] = StoredTable(table_id, dict(options), created_at)
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any],
+                     fence: int | None = None) -> None:
         entries = self.tables[table_id].entries
+        if fence is not None:
+            self._check_fence(table_id, fence)
         if entries and entries[-1]["seq"] >= seq:
             raise ValueError(f"table {table_id}: seq {seq} is not after {entries[-1]['seq']}")
+        if fence is not None:
+            self.epochs[table_id] = fence
         entries.append({**entry, "seq": seq})
+
+    async def claim(self, table_id: str, fence: int) -> None:
+        self._check_fence(table_id, fence)
+        self.epochs[table_id] = fence
+
+    def _check_fence(self, table_id: str, fence: int) -> None:
+        epoch = self.epochs.get(table_id, 0)
+        if epoch > fence:
+            raise Fenced(table_id, fence, epoch)
 
     async def finish_match(self, record: dict[str, Any]) -> int:
         self.matches.append(record)
         return len(self.matches)
 
-    async def close_table(self, table_id: str) -> None:
+    async def close_table(self, table_id: str, fence: int | None = None) -> None:
+        if fence is not None:
+            self._check_fence(table_id, fence)
+            self.epochs[table_id] = fence
         self.tables.pop(table_id, None)
 
     async def unfinished_tables(self) -> list[StoredTable]:
         return list(self.tables.values())
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        return self.tables.get(table_id)

@@ -1,0 +1,44 @@
+"""The Redis client the cluster modules share, and what "Redis is unreachable" means.
+
+Timeouts are short and a failed command is retried once, on a new connection:
+that retry is what makes the first command after a Redis restart (whose pooled
+connections are dead) succeed, while a Redis that is really gone is reported
+within about two timeouts instead of stalling the caller behind backoffs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+#: Seconds a connect or a command may take before Redis counts as unreachable.
+DEFAULT_TIMEOUT = 0.5
+
+#: What a Redis client raises when the server cannot be reached or answers too late.
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)
+
+
+class RedisUnavailable(RuntimeError):
+    """Redis could not be reached (or answered too late): nothing was decided."""
+
+
+def connect(url: str, *, timeout: float = DEFAULT_TIMEOUT, **options: Any) -> Redis:
+    """A client for ``REDIS_URL`` (``redis://host:6379/0``) with the settings above.
+
+    Answers are decoded to ``str``. The client connects lazily; call ``aclose()``.
+    """
+    return Redis.from_url(
+        url,
+        decode_responses=True,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        retry=Retry(NoBackoff(), 1),
+        **options,
+    )
