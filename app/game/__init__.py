@@ -1,7 +1,7 @@
 """The rules of Dingo as a pure library: standard library only, no I/O, no clock.
 
 Everything above (the table server, the storage, the tools) drives a game
-through ``Game.apply`` and reads it through ``Game.view``; see RULES.md.
+through ``Game.apply`` and reads it through ``Game.view``; see docs/rules.md.
 """
 
 from .actions import DISCARD, PASS, PLAY, Action

@@ -17,13 +17,17 @@ in the hunts plays exactly one wolf when it can catch the rabbit.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from .actions import DISCARD, PASS, Action
 from .cards import ACE, AD, AH, CLUBS, HEARTS, PACK, SCORE_VALUE, SPADES, Card, card, parse_card
 
+#: The kinds a table may seat. "hard" searches for up to a quarter second a move and
+#: is not offered at tables until its thinking runs off the table's event loop.
 BOT_KINDS = ("random", "heuristic")
+#: Every kind ``make_bot`` builds (the simulator offers them all).
+ALL_BOT_KINDS = (*BOT_KINDS, "hard")
 
 T = TypeVar("T")
 
@@ -39,12 +43,16 @@ class Bot(Protocol):
 
 
 def make_bot(kind: str, seed: int | None = None) -> Bot:
-    """A bot of ``kind`` (one of ``BOT_KINDS``); ``seed=None`` seeds it from the OS."""
+    """A bot of ``kind`` (one of ``ALL_BOT_KINDS``); ``seed=None`` seeds it from the OS."""
     if kind == "random":
         return RandomBot(seed)
     if kind == "heuristic":
         return HeuristicBot(seed)
-    raise ValueError(f"unknown bot kind {kind!r}: expected one of {', '.join(BOT_KINDS)}")
+    if kind == "hard":
+        from .hard import HardBot  # hard.py builds on this module
+
+        return HardBot(seed)
+    raise ValueError(f"unknown bot kind {kind!r}: expected one of {', '.join(ALL_BOT_KINDS)}")
 
 
 class RandomBot:
@@ -54,6 +62,11 @@ class RandomBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed).random
+
+    @property
+    def uniform(self) -> Callable[[], float]:
+        """The bot's draws in [0, 1): ``pick`` takes ``legal[int(uniform() * len(legal))]``."""
+        return self._random
 
     def observe(self, event: dict[str, Any]) -> None:
         """A random bot ignores the log."""
@@ -263,6 +276,8 @@ class HeuristicBot:
         self._seed = seed
         self._generator: random.Random | None = None
         self._memory = _Memory()
+        #: The value of each choice of the latest discard or pass (a search bot's shortlist).
+        self.values: dict[Action, float] = {}
 
     @property
     def _random(self) -> random.Random:
@@ -281,6 +296,7 @@ class HeuristicBot:
             self._memory = _Memory()
         memory = self._memory
         memory.update(view)
+        self.values = {}
         legal = [Action.from_dict(a) for a in view["legal"]]
         if not legal:
             raise ValueError(f"seat {view['seat']} has nothing to choose: it is not its turn")
@@ -309,6 +325,7 @@ class HeuristicBot:
             theirs[c] = OUR_CARDS_KEPT
         best: list[Action] = []
         best_value = float("-inf")
+        self.values = {}
         for action in legal:
             c = action.card
             memory.hand.discard(c)
@@ -321,6 +338,7 @@ class HeuristicBot:
                 value -= GIFT_WEIGHT * hand_value({c}, theirs)
                 theirs[c] = OUR_CARDS_KEPT
             memory.hand.add(c)
+            self.values[action] = value
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif value > best_value - 1e-9:

@@ -16,7 +16,6 @@ RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 ACE = 12
-KING = 11
 
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -64,17 +63,6 @@ def codes(cards: Iterable[Card]) -> list[str]:
     return [CODES[c] for c in cards]
 
 
-def bit(c: Card) -> int:
-    return 1 << c
-
-
-def mask_of(cards: Iterable[Card]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 def bit_lister(values: Sequence[T]) -> Callable[[int], list[T]]:
     """A function listing ``values[c]`` for each card ``c`` of a mask, lowest first.
 
@@ -108,15 +96,10 @@ def wolves_mask(rank: int) -> int:
 
 
 WOLVES = tuple(wolves_mask(r) for r in range(13))
-ACE_MASK = sum(1 << card(ACE, s) for s in range(4))
 #: The 40 cards of the pack: everything but the rabbits 2D..KD.
 PACK: tuple[Card, ...] = tuple(c for c in range(52) if suit_of(c) != DIAMONDS or c == AD)
 RABBITS: tuple[Card, ...] = tuple(card(r, DIAMONDS) for r in range(ACE))
 RED_MASK = sum(1 << c for c in range(52) if suit_of(c) in (DIAMONDS, HEARTS))
-
-
-def is_red(c: Card) -> bool:
-    return suit_of(c) in (DIAMONDS, HEARTS)
 
 
 def value(c: Card, *, penalty: bool = False) -> int:

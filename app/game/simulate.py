@@ -12,6 +12,11 @@ reproducible (except its speed). A draw counts as a win for nobody.
     {"games": N, "games_per_second": x, "results": [{"seat": 0, "bot": "heuristic",
      "wins": w, "win_rate": r, "avg_score": a}, ...]}
 
+with, only when a seat is played by a ``hard`` bot, one more key ``"hard"``:
+``{"seats": [...], "wins": w, "win_rate": r, "decisions": n,
+"mean_ms_per_decision": m, "p99_ms_per_decision": p}`` (its thinking time per
+decision, forced moves included; ``--hard-budget-ms`` sets its budget).
+
 This module and ``replay`` are the command-line edges of ``app.game``; they
 alone read a clock or write output. Games run through the same ``Game.apply``
 as the table server. Only random bots are driven without views: they get the
@@ -28,7 +33,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .bots import BOT_KINDS, Bot, RandomBot, make_bot
+from .bots import ALL_BOT_KINDS, Bot, RandomBot, make_bot
+from .hard import HardBot
 from .state import Game, deal_from
 
 
@@ -50,6 +56,8 @@ class Report:
     games: int
     seconds: float
     results: list[SeatResult]
+    #: Thinking time of every decision of the hard bots, in milliseconds (none: no hard bot).
+    hard_ms: list[float] | None = None
 
     @property
     def games_per_second(self) -> float:
@@ -60,8 +68,24 @@ class Report:
         return self.games - sum(r.wins for r in self.results)
 
     def to_dict(self) -> dict[str, object]:
-        return {"games": self.games, "games_per_second": round(self.games_per_second, 1),
-                "results": [r.to_dict(self.games) for r in self.results]}
+        report: dict[str, object] = {
+            "games": self.games, "games_per_second": round(self.games_per_second, 1),
+            "results": [r.to_dict(self.games) for r in self.results]}
+        if self.hard_ms is not None:
+            report["hard"] = self.hard_summary()
+        return report
+
+    def hard_summary(self) -> dict[str, object]:
+        """The hard bots' seats, wins, win rate, and mean and p99 ms per decision."""
+        seats = [r for r in self.results if r.bot == "hard"]
+        wins = sum(r.wins for r in seats)
+        times = sorted(self.hard_ms or [])
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))] if times else 0.0
+        return {"seats": [r.seat for r in seats], "wins": wins,
+                "win_rate": round(wins / (self.games * len(seats)), 4) if seats else 0.0,
+                "decisions": len(times),
+                "mean_ms_per_decision": round(sum(times) / len(times), 2) if times else 0.0,
+                "p99_ms_per_decision": round(p99, 2)}
 
     def text(self) -> str:
         lines = [f"{'seat':<5}{'bot':<11}{'wins':>7}{'win rate':>10}{'avg score':>11}"]
@@ -70,14 +94,23 @@ class Report:
                          f"{r.total_score / self.games:>11.2f}")
         lines.append(f"{self.games} games, {self.draws} drawn, "
                      f"{self.games_per_second:,.0f} games/s")
+        if self.hard_ms is not None:
+            hard = self.hard_summary()
+            lines.append(f"hard: {hard['win_rate']:.1%} of games won, "
+                         f"{hard['mean_ms_per_decision']} ms per decision on average, "
+                         f"p99 {hard['p99_ms_per_decision']} ms")
         return "\n".join(lines)
 
 
 def simulate(games: int, kinds: Sequence[str], seed: int, *,
-             open_discards: bool = False) -> Report:
+             open_discards: bool = False, hard_budget_ms: float | None = None) -> Report:
     """Play ``games`` games with bots of ``kinds`` in seats 0-3."""
     rng = random.Random(seed)
     bots = [make_bot(kind, rng.getrandbits(63)) for kind in kinds]
+    hard = [bot for bot in bots if isinstance(bot, HardBot)]
+    if hard_budget_ms is not None:
+        for bot in hard:
+            bot.budget_ms = hard_budget_ms
     first_dealer = rng.randrange(4)
     wins, totals = [0] * 4, [0] * 4
     # Only bots that read the log make the engine write it.
@@ -94,7 +127,8 @@ def simulate(games: int, kinds: Sequence[str], seed: int, *,
         if game.winner is not None:
             wins[game.winner] += 1
     seconds = time.perf_counter() - started
-    return Report(games, seconds, [SeatResult(s, kinds[s], wins[s], totals[s]) for s in range(4)])
+    return Report(games, seconds, [SeatResult(s, kinds[s], wins[s], totals[s]) for s in range(4)],
+                  [ms for bot in hard for ms in bot.decision_ms] if hard else None)
 
 
 def play(game: Game, bots: Sequence[Bot], watching: Sequence[tuple[int, Bot]],
@@ -103,10 +137,11 @@ def play(game: Game, bots: Sequence[Bot], watching: Sequence[tuple[int, Bot]],
     start = game.start_event(number)
     for watcher_seat, watcher in watching:
         watcher.observe(start.for_seat(watcher_seat))
-    picks = [bot.pick for bot in bots if isinstance(bot, RandomBot)]
-    if len(picks) == 4:  # random bots only: nobody needs a view or the log
-        while (seat := game.to_act) is not None:
-            game.apply(picks[seat](game.legal_actions()))
+    randoms = [bot.uniform for bot in bots if isinstance(bot, RandomBot)]
+    if len(randoms) == 4 and not game.record_events:
+        # random bots only: nobody needs a view or the log, and the engine's
+        # fast path makes exactly the moves ``pick`` would
+        game.play_random(randoms)
         return
     pickers = [bot.pick if isinstance(bot, RandomBot) else None for bot in bots]
     while (seat := game.to_act) is not None:
@@ -122,9 +157,9 @@ def play(game: Game, bots: Sequence[Bot], watching: Sequence[tuple[int, Bot]],
 
 def _bots(text: str) -> list[str]:
     kinds = [k.strip() for k in text.split(",")]
-    if len(kinds) != 4 or any(k not in BOT_KINDS for k in kinds):
+    if len(kinds) != 4 or any(k not in ALL_BOT_KINDS for k in kinds):
         raise argparse.ArgumentTypeError(
-            f"expected four bot kinds separated by commas, each one of {', '.join(BOT_KINDS)}")
+            f"expected four bot kinds separated by commas, each one of {', '.join(ALL_BOT_KINDS)}")
     return kinds
 
 
@@ -140,7 +175,7 @@ def _positive(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m app.game.simulate", description="Play Dingo games between bots.")
+        prog="dingo simulate", description="Play Dingo games between bots.")
     parser.add_argument("--games", type=_positive, default=1000, help="games to play (1000)")
     parser.add_argument("--bots", type=_bots, default=["random"] * 4,
                         help="four bot kinds for seats 0-3, e.g. heuristic,random,random,random")
@@ -148,8 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--open-discards", action="store_true",
                         help="play with the whole discard pile visible")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--hard-budget-ms", type=float, default=None,
+                        help="thinking time of a hard bot per decision, in ms (200)")
     args = parser.parse_args(argv)
-    report = simulate(args.games, args.bots, args.seed, open_discards=args.open_discards)
+    report = simulate(args.games, args.bots, args.seed, open_discards=args.open_discards,
+                      hard_budget_ms=args.hard_budget_ms)
     print(json.dumps(report.to_dict()) if args.json else report.text())
     return 0
 

@@ -114,6 +114,10 @@ def _build_hunt_options() -> tuple[tuple[dict[int, tuple[Action, ...]], ...], ..
 
 
 _CARD_ACTIONS = _build_card_actions()
+#: ``[0 discard, 1 pass][seat][card]``: the shared action values, by card.
+_SEAT_CARD_ACTIONS = tuple(tuple(tuple(Action(seat, kind, (c,)) for c in range(52))
+                                 for seat in range(4)) for kind in (DISCARD, PASS))
+_cards_in = bit_lister(range(52))
 _HUNT_OPTIONS = _build_hunt_options()
 
 
@@ -154,7 +158,7 @@ class HuntState:
 
 
 class HuntRecord(NamedTuple):
-    """How a finished hunt went; ``Game.last_hunt`` and the log show it as a dict."""
+    """How a finished hunt went; the log and the views show it as a dict."""
 
     rank: int
     dingo_seat: int | None
@@ -295,6 +299,54 @@ class Game:
         return list(_HUNT_OPTIONS[seat][hunt.rank][hand & WOLVES[hunt.rank]])
 
     # -- changing the state -------------------------------------------------
+
+    def play_random(self, randoms: Sequence[Callable[[], float]]) -> None:
+        """Play to the end, seat ``s`` choosing uniformly with ``randoms[s]()`` each time.
+
+        Exactly what applying ``legal[int(randoms[seat]() * len(legal))]`` move after
+        move does (``RandomBot.pick``), same draws, same actions, same end, without
+        building the legal lists as ``Action`` values or checking moves made from
+        them: the simulator's bot-only games and a search's playouts run here.
+        Events are not recorded.
+        """
+        if self.record_events:
+            raise ValueError("play_random records no events: use record_events=False")
+        hands, actions = self.hands, self.actions
+        dealer = self.dealer
+        step = self.step
+        if self.phase == EXCHANGE:
+            passed, received, discards = self.passed, self.received, self.discards
+            card_actions = _SEAT_CARD_ACTIONS
+            while step < EXCHANGE_STEPS:
+                seat = (dealer + step) & 3
+                rnd = step >> 2
+                offset = _ROUND_OFFSETS[rnd]
+                hand = hands[seat]
+                held = _cards_in(hand if offset else hand & _NOT_ACES)
+                c = held[int(randoms[seat]() * len(held))]
+                hands[seat] = hand ^ _BITS[c]
+                if offset:
+                    to = (seat + offset) & 3
+                    hands[to] |= _BITS[c]
+                    passed[seat].append((rnd, to, c))
+                    received[to].append((rnd, seat, c))
+                    actions.append(card_actions[1][seat][c])
+                else:
+                    discards.append(c)
+                    actions.append(card_actions[0][seat][c])
+                step += 1
+            self.step = step
+            self.phase = HUNT
+            self._start_hunts_from(0)
+        while (to_act := self.to_act) is not None:
+            hunt = self.hunt
+            assert hunt is not None
+            rank = hunt.rank
+            seat = to_act
+            options = _HUNT_OPTIONS[seat][rank][hands[seat] & WOLVES[rank]]
+            action = options[int(randoms[seat]() * len(options))]
+            actions.append(action)
+            self._play(action)
 
     def apply(self, action: Action) -> list[Event]:
         """Check and apply one action; return the events it caused.
@@ -445,12 +497,6 @@ class Game:
         self.last_hunt_record = record
         if self.record_events:
             self._emit(record.to_dict())
-
-    @property
-    def last_hunt(self) -> dict[str, Any] | None:
-        """The result of the latest finished hunt, as its ``hunt_result`` log entry."""
-        record = self.last_hunt_record
-        return None if record is None else record.to_dict()
 
     def _start_ace_hunt(self) -> None:
         self.next_rank = ACE + 1

@@ -1,4 +1,4 @@
-"""Random legal games, with every invariant of RULES.md checked after every action."""
+"""Random legal games, with every invariant of docs/rules.md checked after every action."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One game of Dingo: scripted deals checking each rule of RULES.md."""
+"""One game of Dingo: scripted deals checking each rule of docs/rules.md."""
 
 from __future__ import annotations
 
