@@ -88,15 +88,15 @@ async def run(tables: int, actions: int, seed: int,
             if game.over:
                 for client in clients:
                     if client.seat is not None and not table.seats[client.seat].ready:
-                        await _handle(orjson.dumps({"type": "ready", "id": f"i{next(ids)}"}),
-                                      table, client, metrics)
+                        ready = orjson.dumps({"type": "ready", "id": f"i{next(ids)}"})
+                        await _handle(ready.decode(), table, client, metrics)
                 continue
             seat = game.to_act
             assert seat is not None
             intent = rng.choice(game.legal_actions()).to_dict()
             del intent["seat"]
             intent.update(id=f"i{next(ids)}", v=table.version)
-            await _handle(orjson.dumps(intent), table, clients[seat], metrics)
+            await _handle(orjson.dumps(intent).decode(), table, clients[seat], metrics)
             done += 1
         await asyncio.sleep(0)  # the next game starts from a timer callback
     spent = time.process_time() - started

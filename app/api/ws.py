@@ -11,14 +11,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import orjson
 from fastapi import APIRouter, WebSocket
 from pydantic import TypeAdapter, ValidationError
 
-from app.api.schemas import CLIENT_MESSAGE, CLIENT_TYPES, Chat, Hello, IntentId, Sync
+from app.api.schemas import (
+    CLIENT_MESSAGE,
+    CLIENT_TYPES,
+    Chat,
+    ClientMessage,
+    Hello,
+    IntentId,
+    Sync,
+)
 from app.config import Settings
 from app.observability import Metrics
 from app.table import messages
@@ -127,13 +135,21 @@ def connection_caps(websocket: WebSocket, settings: Settings) -> ConnectionCaps:
 
 
 def origin_allowed(websocket: WebSocket, allowed: list[str]) -> bool:
-    """Browsers send ``Origin``: accept our own host and the configured origins only."""
+    """Browsers send ``Origin``: accept our own host and the configured origins only.
+
+    An ``Origin`` that is not a URL at all (``http://[``) is as foreign as any other:
+    refused, never an error.
+    """
     origin = websocket.headers.get("origin")
     if origin is None:
         return True  # not a browser; tokens still guard every seat
     if origin.rstrip("/") in allowed:
         return True
-    return urlsplit(origin).netloc == websocket.headers.get("host")
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # urlsplit refuses unbalanced IPv6 brackets and the like
+        return False
+    return bool(netloc) and netloc == websocket.headers.get("host")
 
 
 async def table_socket(websocket: WebSocket) -> None:
@@ -205,8 +221,9 @@ async def _read(websocket: WebSocket, table: Table, client: Client, settings: Se
             client.reading = False
         if frame["type"] == "websocket.disconnect":
             return
-        raw: str | bytes = frame.get("text") or frame.get("bytes") or b""
-        size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+        text: str | None = frame.get("text")
+        raw: str | bytes = text if text is not None else frame.get("bytes") or b""
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > settings.max_message_bytes:
             _refuse(client, metrics, "too_large",
                     f"a message has at most {settings.max_message_bytes} bytes")
@@ -230,38 +247,71 @@ async def _read(websocket: WebSocket, table: Table, client: Client, settings: Se
 
 
 async def _handle(raw: str | bytes, table: Table, client: Client, metrics: Metrics) -> None:
-    try:
-        data: Any = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        _refuse(client, metrics, "malformed", "a message is one JSON object")
+    parsed = _parse(raw)
+    if isinstance(parsed, Refusal):
+        _refuse(client, metrics, parsed.code, parsed.message, parsed.intent_id)
         return
-    if not isinstance(data, dict):
-        _refuse(client, metrics, "malformed", "a message is one JSON object")
-        return
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        _refuse(client, metrics, "unknown_type",
-                f"unknown message type {str(kind)[:20]!r}", _echo_id(data.get("id")))
-        return
-    try:
-        message = CLIENT_MESSAGE.validate_python(data)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
-        _refuse(client, metrics, "malformed", f"{kind}: {where}: {first['msg']}",
-                _echo_id(data.get("id")))
-        return
+    message, intent_id = parsed
     if isinstance(message, Hello):
         await table.join(client, message.token)
     elif not client.joined:
-        _refuse(client, metrics, "hello_first", "the first message must be hello",
-                _echo_id(data.get("id")))
+        _refuse(client, metrics, "hello_first", "the first message must be hello", intent_id)
     elif isinstance(message, Chat):
         await table.chat(client, message.text)
     elif isinstance(message, Sync):
         await table.sync(client)
     else:
         await table.submit(client, message.model_dump())
+
+
+class Refusal(NamedTuple):
+    """Why a frame is not a message: the error to answer it with."""
+
+    code: str
+    message: str
+    intent_id: str | None = None
+
+
+def _parse(raw: str | bytes) -> tuple[ClientMessage, str | None] | Refusal:
+    """A frame as a validated client message (and its id), or the refusal to answer.
+
+    Nothing in a refusal is built from the frame's content except a well-formed id
+    and the first characters of a string ``type``: any shape, depth or size of JSON
+    (within the frame cap) is answered, never echoed or turned into text whole.
+    """
+    if not isinstance(raw, str):
+        return Refusal("malformed", "messages are text frames (UTF-8 JSON), not binary")
+    try:
+        data: Any = orjson.loads(raw)
+    except orjson.JSONDecodeError:  # also nesting deeper than orjson's limit (1024)
+        return Refusal("malformed", "a message is one JSON object")
+    if not isinstance(data, dict):
+        return Refusal("malformed", "a message is one JSON object")
+    intent_id = _echo_id(data.get("id"))
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        return Refusal("unknown_type", f"type must be a string, not {_json_type(kind)}",
+                       intent_id)
+    if kind not in CLIENT_TYPES:
+        return Refusal("unknown_type", f"unknown message type {kind[:20]!r}", intent_id)
+    try:
+        message = CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as e:
+        first = e.errors(include_url=False, include_input=False, include_context=False)[0]
+        where = ".".join(str(part)[:40] for part in first["loc"][1:]) or "message"
+        return Refusal("malformed", f"{kind}: {where}: {first['msg'][:200]}", intent_id)
+    return message, intent_id
+
+
+def _json_type(value: object) -> str:
+    """The JSON type of a decoded value, in words (never the value itself)."""
+    if value is None:
+        return "null"
+    for kind, name in ((bool, "a boolean"), (int, "a number"), (float, "a number"),
+                       (list, "an array"), (dict, "an object")):
+        if isinstance(value, kind):
+            return name
+    return "a value of another type"
 
 
 def _echo_id(value: object) -> str | None:

@@ -212,3 +212,49 @@ async def test_a_foreign_origin_is_refused(live: Live) -> None:
     async with connect(f"ws://{live.base}/ws/{table_id}", origin=f"http://{live.base}") as ws:
         await ws.send('{"type": "hello"}')
         assert orjson.loads(await ws.recv())["type"] == "welcome"
+
+
+DEEP = 1000  # orjson decodes up to 1024 levels; deeper is not JSON to it
+
+
+@pytest.mark.parametrize("raw", [
+    '{"type":' + "[" * DEEP + "]" * DEEP + "}",  # the fuzzing find: RecursionError, close 1006
+    '{"type":' + '{"a":' * 600 + "1" + "}" * 600 + "}",  # 3.6 KB, under the cap
+    '{"type":"sit","seat":' + "[" * DEEP + "]" * DEEP + ',"name":"x"}',
+    '{"type":"chat","text":"x","id":' + "[" * DEEP + "]" * DEEP + "}",
+    '{"type":"sync","x":' + "[" * 1100 + "]" * 1100 + "}",  # past orjson's limit
+])
+async def test_deeply_nested_json_gets_an_error_and_the_seat_stays(live: Live,
+                                                                  raw: str) -> None:
+    table_id, players, _ = await live.started()
+    table = live.manager.get(table_id)
+    assert table is not None
+    player = players[1]
+    error = await error_for(player, raw)
+    assert error["code"] in ("malformed", "unknown_type"), error
+    assert len(error["message"]) < 300 and "[[" not in error["message"]
+    # Still connected, still the seat: nobody saw it drop.
+    await player.send({"type": "sync"})
+    state = await player.next_state()
+    assert state["game"]["seat"] == 1 and state["seats"][1]["connected"]
+    assert table.seats[1].client is not None
+
+
+async def test_a_binary_frame_is_refused_even_if_it_holds_a_valid_message(live: Live) -> None:
+    """docs/protocol.md: text frames only. JSON in a binary frame is not processed."""
+    table_id, _ = await live.create()
+    player = await live.player(table_id)
+    error = await error_for(player, orjson.dumps({"type": "sync"}))
+    assert error["code"] == "malformed" and "text frames" in error["message"]
+    await player.send({"type": "sync"})
+    assert (await player.next_state())["type"] == "state"
+
+
+@pytest.mark.parametrize("origin", ["http://[", "http://[::1", "http://]", "http://[::1]]:80",
+                                    "://", "http://", "null"])
+async def test_a_malformed_origin_is_refused_like_a_foreign_one(live: Live, origin: str) -> None:
+    table_id, _ = await live.create()
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(f"ws://{live.base}/ws/{table_id}", origin=origin):  # type: ignore[arg-type]
+            pass
+    assert refused.value.response.status_code == 403

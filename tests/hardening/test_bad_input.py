@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
@@ -83,6 +83,18 @@ def view(ws: WebSocketTestSession) -> dict[str, Any]:
 
 @pytest.fixture
 def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    yield from live_table(tmp_path, monkeypatch, start=True)
+
+
+@pytest.fixture(params=["lobby", "playing"])
+def any_phase(request: pytest.FixtureRequest, tmp_path: Path,
+              monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """Four seated people, in the lobby or in the middle of the first game."""
+    yield from live_table(tmp_path, monkeypatch, start=request.param == "playing")
+
+
+def live_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+               start: bool) -> Iterator[dict[str, Any]]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'bad.db'}"
     run_migrations(url)
     # The bulk sends far more than 20 messages a second: the rate limit has its own test.
@@ -104,12 +116,13 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str,
                 tokens.append(seated["token"] or host)
                 until(ws, "ack")
                 seats.append(ws)
-            seats[0].send_json({"type": "start", "id": "go"})
-            until(seats[0], "ack", "go")
+            if start:
+                seats[0].send_json({"type": "start", "id": "go"})
+                until(seats[0], "ack", "go")
             # The spectator first: its arrival is announced to every seat (the count).
             spectator = live.connect(table_id, None)
             states = [view(ws) for ws in seats]
-            actor = states[0]["game"]["to_act"]
+            actor = states[0]["game"]["to_act"] if start else None
             yield {"live": live, "seats": seats, "tokens": tokens, "views": states,
                    "actor": actor, "spectator": spectator, "table_id": table_id,
                    "errors": errors, "app": app}
@@ -266,3 +279,139 @@ def test_a_frame_over_the_size_limit_closes_with_1009(table: dict[str, Any], siz
     assert closed.value.code == 1009
     for seat_ws, before in zip(table["seats"], table["views"], strict=True):
         assert view(seat_ws) == before
+
+
+# -- classes of frames, not examples: any depth, shape, field type, text or bytes ----------
+
+FIELDS = ["type", "id", "v", "seat", "name", "kind", "card", "cards", "token", "text"]
+#: Openers of a nesting level and their closers; a frame repeats a drawn pattern of them.
+LEVELS = {"[": "]", '{"a":': "}", "[1,": "]", '{"\u00e9\u202e":': "}", '{"type":': "}",
+          '[{"id":"x"},': "]", '{"v":1,"cards":': "}"}
+
+
+@st.composite
+def deep_frame(draw: st.DrawFn) -> str:
+    """JSON text nested 1 to ~2,000 deep (within the 4096-byte cap), as the whole frame
+    or as the value of any field of any message type."""
+    pattern = draw(st.just(["["]) | st.lists(st.sampled_from(sorted(LEVELS)), min_size=1,
+                                                  max_size=4))
+    # Any depth, and often near orjson's limit of 1,024 levels (where Python's own
+    # recursion limit is too).
+    depth = draw(st.integers(1, 2000) | st.integers(1, 40) | st.integers(900, 1100)
+                 | st.integers(950, 1030) | st.sampled_from([1023, 1024, 1025]))
+    opens, closes, size = [], [], 0
+    for i in range(depth):
+        level = pattern[i % len(pattern)]
+        size += len(level.encode()) + 1
+        if size > 3600:
+            break
+        opens.append(level)
+        closes.append(LEVELS[level])
+    core = json.dumps(draw(json_junk), ensure_ascii=draw(st.booleans()))[:200]
+    nested = "".join(opens) + core + "".join(reversed(closes))
+    if draw(st.integers(0, 2)) == 0:
+        return nested
+    kind = draw(st.sampled_from([*TYPES, "make_host", "replace_seat"]) | st.text(max_size=8))
+    field = draw(st.sampled_from(["type", "id", *FIELDS]))  # type and id: read first
+    head = "" if field == "type" else f'"type":{json.dumps(kind)},'
+    return "{" + head + json.dumps(field) + ":" + nested + "}"
+
+
+@st.composite
+def any_field_types(draw: st.DrawFn) -> dict[str, Any]:
+    """A message of any type whose every field holds a value of any JSON type."""
+    kind = draw(st.sampled_from([*TYPES, "make_host", "replace_seat"]) | json_junk)
+    fields = draw(st.lists(st.sampled_from(FIELDS[1:]), unique=True, max_size=6))
+    return {"type": kind, **{f: draw(json_junk | st.text(st.characters(codec="utf-8")))
+                             for f in fields}}
+
+
+any_frame = st.one_of(
+    deep_frame().map(lambda t: ("text", t)),
+    any_field_types().map(lambda m: ("json", m)),
+    st.text(st.characters(codec="utf-8"), max_size=300).map(lambda t: ("text", t)),
+    st.binary(max_size=3000).map(lambda b: ("bytes", b)),
+    any_field_types().map(lambda m: ("bytes", json.dumps(m).encode())),
+)
+PHASE_EXAMPLES = 600
+
+
+def test_generated_frames_of_any_depth_shape_and_type_change_nothing(
+        any_phase: dict[str, Any]) -> None:
+    """A seated, non-host player's socket, in the lobby and mid-game: every generated frame
+    gets an error (a valid chat or sync its usual answer), the socket stays open, and the
+    table's state and version are what they were."""
+    live: Live = any_phase["live"]
+    actor = any_phase["actor"]
+    index = actor if actor not in (None, 0) else 2
+    ws = any_phase["seats"][index]
+    version = any_phase["views"][0]["v"]
+    deepest = [0]
+    tally: dict[str, int] = {}
+
+    @settings(max_examples=PHASE_EXAMPLES, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(frame=any_frame)
+    # Always tried as well: the band just under orjson's limit, where Python's recursion
+    # limit lies too (the class of the fuzzing find: RecursionError, the seat dropped).
+    @example(frame=("text", '{"type":' + "[" * 980 + "]" * 980 + "}"))
+    @example(frame=("text", '{"type":' + "[" * 1000 + "]" * 1000 + "}"))
+    @example(frame=("text", '{"type":' + "[" * 1022 + "]" * 1022 + "}"))
+    @example(frame=("text", '{"id":' + "[" * 1010 + "]" * 1010 + "}"))
+    @example(frame=("text", '{"type":"sit","seat":' + "[" * 1015 + "]" * 1015 + "}"))
+    def one(frame: tuple[str, Any]) -> None:
+        kind, payload = frame
+        own = None
+        if kind == "json":
+            payload = harmless(payload, version)
+            own = payload.get("type")
+            payload = json.dumps(payload)
+            kind = "text"
+        if kind == "bytes":
+            ws.send_bytes(payload)
+        else:
+            if len(payload.encode("utf-8", "surrogatepass")) > 4000:
+                return  # the size limit has its own test
+            deepest[0] = max(deepest[0], nesting(payload))
+            ws.send_text(payload)
+        live.sentinel += 1
+        sentinel = f"zzsentinel{live.sentinel}"
+        ws.send_json({"type": "ready", "id": sentinel})
+        got = until(ws, "error", sentinel)
+        answers = [a for a in got[:-1] if a["type"] != "chat" or own == "chat"]
+        assert got[-1]["v"] == version, got[-1]
+        assert len(answers) >= 1, f"no answer to {frame!r}"
+        for answer in answers:
+            ok = answer["type"] == "error" or (own == "chat" and answer["type"] == "chat")
+            ok = ok or (own == "sync" and answer["type"] == "state")
+            assert ok, (frame, answer)
+            if answer["type"] == "error":
+                assert answer["v"] in (None, version), answer
+            tally[answer.get("code", answer["type"])] = tally.get(
+                answer.get("code", answer["type"]), 0) + 1
+
+    one()
+    for seat_ws, before in zip(any_phase["seats"], any_phase["views"], strict=True):
+        assert view(seat_ws) == before  # state and version unchanged, sockets open
+    assert not any_phase["errors"].records, [r.getMessage() for r in any_phase["errors"].records]
+    assert deepest[0] >= 1000, deepest
+    for code in ("malformed", "unknown_type"):
+        assert tally.get(code, 0) > 0, tally
+    print(f"\n{PHASE_EXAMPLES} frames, deepest {deepest[0]} levels: {sorted(tally.items())}")
+
+
+def nesting(text: str) -> int:
+    """How deep the brackets of a JSON text nest, outside its strings."""
+    depth = deepest = 0
+    quoted = escaped = False
+    for ch in text:
+        if quoted:
+            escaped, quoted = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            quoted = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest

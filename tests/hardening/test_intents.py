@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from serverkit import catch_up, dingo_serve, drain, join, seated_table
 from tablekit import Live, Player, live_server
 
 
@@ -104,3 +107,59 @@ async def test_a_stale_intent_is_refused_and_the_client_resyncs(live: Live) -> N
     synced = await actor.next_state(lambda s: s["events"] == [])
     assert synced["v"] == v
     assert (await actor.play_random(rng))["v"] == v + 1
+
+
+async def raw_answer(player: Player, intent_id: str) -> str:
+    """The text of the next ack or error for ``intent_id``, as the server sent it."""
+    while True:
+        raw = await asyncio.wait_for(player.ws.recv(), 10)
+        assert isinstance(raw, str)
+        frame = orjson.loads(raw)
+        if frame["type"] in ("ack", "error") and frame.get("id") == intent_id:
+            return raw
+
+
+async def test_a_retried_intent_after_kill_9_gets_its_original_answer(tmp_path: Path) -> None:
+    """``dingo serve`` killed right after an ack: after a restart, the same intent (same id,
+    same ``v``) gets the same bytes again, and the table does not move."""
+    db = tmp_path / "retry.db"
+    env = {"RECONNECT_GRACE_SECONDS": "600", "NEXT_GAME_SECONDS": "600"}
+    rng = random.Random(21)
+    async with dingo_serve(db, tmp_path, **env) as server:
+        table_id, players, tokens = await seated_table(server.base, games_to_win=3)
+        for _ in range(5):
+            await catch_up(players)
+            actor = players[players[0].state["game"]["to_act"]]
+            await actor.play_random(rng)
+        await catch_up(players)
+        seat = players[0].state["game"]["to_act"]
+        actor = players[seat]
+        intent = {**legal_wire(actor, rng), "id": "kill1", "v": actor.state["v"]}
+        await actor.send(intent)
+        original = await raw_answer(actor, "kill1")
+        assert orjson.loads(original) == {"type": "ack", "id": "kill1", "v": intent["v"] + 1}
+        os.kill(server.pid, signal.SIGKILL)
+        await server.process.wait()
+        for p in players:
+            await drain(p)
+        host_frames = [f for f in players[0].frames if f["type"] in ("ack", "error")]
+    async with dingo_serve(db, tmp_path, **env) as server:
+        again = [await join(server.base, table_id, token) for token in tokens]
+        version = intent["v"] + 1
+        assert all(p.state["v"] == version for p in again)
+        await again[seat].send(intent)
+        assert await raw_answer(again[seat], "kill1") == original
+        # The seated host's sit and start, sent by seated_table, too.
+        for first, kind in zip(host_frames[:2], ("sit", "start"), strict=True):
+            intent_id = first["id"]
+            assert first["type"] == "ack"
+            await again[0].send({"type": kind, "id": intent_id, "seat": 0, "name": "P0"}
+                                if kind == "sit" else {"type": kind, "id": intent_id})
+            assert orjson.loads(await raw_answer(again[0], intent_id)) == first
+        await again[seat].send({"type": "sync"})
+        synced = await again[seat].next_state(lambda s: s["events"] == [])
+        assert synced["v"] == version  # not applied again
+        for p in again:
+            await p.ws.close()
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
