@@ -29,6 +29,13 @@ log = logging.getLogger("app.cli")
 #: dies young and is collected by the middle generation. docs/benchmarks.md has the
 #: p99 figures (1,000 tables paced: 38-86 ms before, 16-17 ms after, same machine).
 GC_THRESHOLDS = (700, 5, 2000)
+#: Largest request head (request line and every header, cookies included) the server
+#: reads; a bigger one is answered 400 and the connection closed. uvicorn bounds the
+#: head only with its h11 parser (``h11_max_incomplete_event_size``): httptools (its
+#: default when installed) has no size or count limit, so an 8 MiB header or a 1 MiB
+#: cookie was read whole. h11 costs a little more per HTTP request; WebSocket frames,
+#: after the handshake, never go through it. docs/reliability.md, "Request heads".
+MAX_REQUEST_HEAD_BYTES = 16 * 1024
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,7 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list[:1] == ["simulate"]:
         return _simulate(args_list[1:])
     args = _parser().parse_args(args_list)
-    settings = get_settings()
+    try:
+        settings = get_settings()
+    except ValueError as exc:  # pydantic's ValidationError: say what is wrong, no traceback
+        print(f"dingo: bad settings: {exc}", file=sys.stderr)
+        return 2
     configure_logging(settings.log_level)
     if args.command == "migrate":
         _migrate(settings.database_url)
@@ -110,6 +121,8 @@ def _serve(host: str, port: int, log_level: str) -> None:
         # docs/protocol.md: no per-message compression. With it, every browser socket
         # would cost two zlib contexts (~50-300 KB) and CPU for each frame.
         ws_per_message_deflate=False,
+        http="h11",
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
     )
 
 

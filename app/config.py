@@ -10,7 +10,7 @@ import json
 from functools import lru_cache
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -24,6 +24,7 @@ class Settings(BaseSettings):
         extra="ignore",
         validate_by_name=True,
         validate_by_alias=True,
+        hide_input_in_errors=True,  # URLs may hold passwords
     )
 
     database_url: str = Field(
@@ -31,6 +32,12 @@ class Settings(BaseSettings):
         validation_alias="DATABASE_URL",
         repr=False,  # may hold a password; keep it out of reprs and logs
         description="SQLAlchemy async URL; SQLite file by default, PostgreSQL via asyncpg.",
+    )
+    redis_url: str | None = Field(
+        default=None,
+        validation_alias="REDIS_URL",
+        repr=False,  # may hold a password
+        description="Redis for several processes (docs/cluster.md); unset: one process.",
     )
     host: str = Field(
         default="127.0.0.1",
@@ -109,6 +116,22 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("redis_url", mode="before")
+    @classmethod
+    def _blank_redis_is_unset(cls, value: object) -> object:
+        """``REDIS_URL=`` (what docker-compose passes when unset) means no Redis."""
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @model_validator(mode="after")
+    def _redis_needs_postgres(self) -> Settings:
+        """Several processes share one log: a SQLite file cannot be that database."""
+        if self.redis_url is not None and not self.database_url.startswith("postgresql"):
+            raise ValueError(
+                "REDIS_URL is set (several server processes), so DATABASE_URL must be "
+                "PostgreSQL (postgresql+asyncpg://...), not "
+                f"{self.database_url.split(':', 1)[0]}; unset REDIS_URL to run one process")
+        return self
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -6,17 +6,23 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import api_router
+from app.api.errors import validation_error
+from app.api.guards import HeaderCountLimit
 from app.api.tables import table_config
 from app.config import Settings, get_settings
 from app.db.session import create_engine, create_sessionmaker
 from app.db.store import SqlStore
 from app.observability import Metrics, configure_logging
+from app.rules_page import rules_page
 from app.table.manager import TableManager
 
 #: The browser client: plain HTML, CSS and JavaScript modules, no build step.
@@ -25,9 +31,9 @@ STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 PAGES = {
     "/": "index.html",
     "/history": "history.html",
-    "/matches/{match_id:int}": "match.html",
-    "/matches/{match_id:int}/games/{number:int}": "replay.html",
 }
+#: What an unknown page shows, with status 404 (static/js/missing.js names a table code).
+MISSING_PAGE = STATIC_DIR / "missing.html"
 
 
 @asynccontextmanager
@@ -63,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Dingo Online", lifespan=lifespan)
     app.state.settings = settings
     app.state.metrics = Metrics()
+    # Every 422 serialises, whatever the request held (NaN, bytes that are not UTF-8).
+    app.add_exception_handler(RequestValidationError, validation_error)
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -70,16 +78,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_methods=["GET", "POST"],
             allow_headers=["*"],
         )
+    app.add_middleware(HeaderCountLimit)  # outermost: before CORS and routing
     app.include_router(api_router)
     _add_pages(app)
     return app
 
 
 def _add_pages(app: FastAPI) -> None:
-    """Serve the pages and `/static` (the pages find everything else there)."""
+    """Serve the pages and `/static` (the pages find everything else there).
+
+    An unknown page is the "not found" page for people (status 404, links home
+    and to the history); under `/api/` a 404 stays JSON.
+    """
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     for path, name in PAGES.items():
         app.add_api_route(path, _page(STATIC_DIR / name), methods=["GET"], include_in_schema=False)
+    app.add_api_route("/rules", _rules, methods=["GET"], include_in_schema=False)
+    app.add_exception_handler(StarletteHTTPException, _not_found_page)
+
+
+async def _rules() -> HTMLResponse:
+    return HTMLResponse(rules_page())
+
+
+async def _not_found_page(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
+        return FileResponse(MISSING_PAGE, status_code=404, media_type="text/html")
+    return await http_exception_handler(request, exc)
 
 
 def _page(file: Path) -> Callable[[], Awaitable[FileResponse]]:

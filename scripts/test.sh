@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Run the whole test suite (arguments go to pytest, e.g. ./scripts/test.sh -k ops).
+# Run the whole test suite: ruff and mypy --strict, then pytest. Arguments go to pytest
+# and skip the linters (./scripts/test.sh -k ops runs just those tests).
 # Browser tests use Debian's /usr/bin/chromium; no browser is ever downloaded.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 ensure_venv dev
+if [ "$#" -eq 0 ]; then
+    echo "ruff check app tests bench"
+    ruff check app tests bench
+    echo "mypy --strict app"
+    mypy app
+fi
 exec python -m pytest "$@"

@@ -1,4 +1,4 @@
-"""Fixtures for resources outside Python: a Chromium binary and a PostgreSQL server.
+"""Fixtures for resources outside Python: a Chromium binary, PostgreSQL and Redis servers.
 
 Without them a test skips locally, but under CI=true a missing resource fails
 the run, so CI can never go green by skipping the real-database or browser tests.
@@ -39,6 +39,15 @@ def postgres_url() -> str:
         _missing(
             "TEST_DATABASE_URL not set (e.g. postgresql+asyncpg://postgres@127.0.0.1:5432/test)"
         )
+    return url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """URL of a Redis server tests may write to (each test under its own key prefix)."""
+    url = os.environ.get("TEST_REDIS_URL", "")
+    if not url:
+        _missing("TEST_REDIS_URL not set (e.g. redis://127.0.0.1:6379/0)")
     return url
 
 

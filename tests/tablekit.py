@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import random
 import re
 import shutil
@@ -283,6 +284,9 @@ async def live_server(tmp_path: Path, config: TableConfig | None = None,
             await serving
 
 
+_id_blocks = itertools.count(0, 100_000)
+
+
 class Player:
     """One WebSocket client that keeps every frame it receives."""
 
@@ -291,7 +295,9 @@ class Player:
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}
         self.token: str | None = None
-        self._n = 0
+        # Ids are fresh for the whole test run, as the protocol asks: a client that came
+        # back after a restart must not reuse an id the table remembers from its log.
+        self._n = next(_id_blocks)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(orjson.dumps(message).decode())

@@ -112,3 +112,14 @@ def test_migrate_as_a_process_logs_json(tmp_path: Path) -> None:
     events = [json.loads(line)["event"] for line in proc.stderr.splitlines()]
     assert "migrations_applied" in events
     assert db.exists()
+
+
+def test_redis_without_postgresql_refuses_to_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///./never-created.db")
+    monkeypatch.setenv("REDIS_URL", "redis://:hunter2@127.0.0.1:6379/0")
+    assert cli.main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert "DATABASE_URL must be PostgreSQL" in err
+    assert "hunter2" not in err

@@ -103,3 +103,19 @@ def test_readme_documents_every_setting() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for var in ENV_VARS:
         assert f"| `{var}` |" in readme, f"README's settings table lacks {var}"
+
+
+def test_redis_is_off_by_default_and_blank_means_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().redis_url is None
+    monkeypatch.setenv("REDIS_URL", "  ")
+    assert Settings().redis_url is None
+
+
+def test_redis_needs_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REDIS_URL", "redis://:hunter2@127.0.0.1:6379/0")
+    with pytest.raises(ValidationError, match="DATABASE_URL must be PostgreSQL"):
+        Settings()
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://u:p@db/dingo")
+    s = Settings()
+    assert s.redis_url == "redis://:hunter2@127.0.0.1:6379/0"
+    assert "hunter2" not in repr(s)

@@ -7,5 +7,6 @@ from app.api import matches, ops, tables, ws
 api_router = APIRouter()
 api_router.include_router(ops.router)
 api_router.include_router(matches.router)
+api_router.include_router(matches.pages)
 api_router.include_router(tables.router)
 api_router.include_router(ws.router)

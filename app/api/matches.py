@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import pathlib
+import re
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.replay import replay_game
+from app.api.tables import MISSING_PAGE
 from app.db import repository
 from app.db.models import MatchRecord
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
+#: The pages for people: a match's score table and a game's replay (404 page if unknown).
+pages = APIRouter(include_in_schema=False)
+MATCH_PAGE = MISSING_PAGE.with_name("match.html")
+REPLAY_PAGE = MISSING_PAGE.with_name("replay.html")
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
@@ -114,6 +123,8 @@ class GameReplay(BaseModel):
     deal: ReplayDeal
     steps: list[ReplayStep]
     result: dict[str, Any]  # scores, winner, tie_break, final piles and hands
+    #: The rule that decided the game in words (``explain_winner``; the live table says the same).
+    winner_rule: str | None = None
 
 
 def _not_found(code: str, message: str) -> HTTPException:
@@ -136,21 +147,71 @@ MatchId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 GameNumber = Annotated[int, Path(ge=1, le=2**15 - 1)]
 
 
+#: A table's code in a pasted table link (``https://host/t/abc123?x#y``).
+_TABLE_LINK = re.compile(r"/t/([^/?#\s]+)")
+
+
+def table_code(text: str) -> str:
+    """The table code in ``text``: a pasted table link or the code itself."""
+    found = _TABLE_LINK.search(text)
+    return found.group(1) if found else text.strip().strip("/")
+
+
+#: A day in a query: exactly ``YYYY-MM-DD`` (pydantic's date would also take ``0``).
+_DAY = r"^\d{4}-\d{2}-\d{2}$"
+
+
+def _day(name: str, text: str | None) -> date | None:
+    """The day ``text`` names, or 422 like any bad parameter (``2026-02-30``)."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise RequestValidationError([{
+            "type": "date_from_datetime_parsing", "loc": ("query", name),
+            "msg": "Input should be a valid date in the format YYYY-MM-DD",
+            "input": text}]) from None
+
+
+def _day_start(day: date) -> datetime:
+    return datetime.combine(day, time(), tzinfo=UTC)
+
+
 @router.get("")
 async def list_matches(
     session: SessionDep,
     player: Annotated[str | None, Query(
-        min_length=1, max_length=64, pattern=r"\S",
-        description="Keep matches with a player whose name starts with this (any case).",
+        min_length=1, max_length=200, pattern=r"\S",
+        description="One or more names separated by spaces: keep matches where each "
+                    "starts a player's name or a word of it (any case).",
     )] = None,
-    table: Annotated[str | None, Query(min_length=1, max_length=64,
-                                       description="Keep matches of this table.")] = None,
+    table: Annotated[str | None, Query(
+        min_length=1, max_length=300, pattern=r"\S",
+        description="Keep matches of this table: its code, or a table link (/t/{code}).",
+    )] = None,
+    ended_from: Annotated[str | None, Query(
+        alias="from", pattern=_DAY, json_schema_extra={"format": "date"},
+        description="Keep matches that ended on this day (UTC, YYYY-MM-DD) or later.",
+    )] = None,
+    ended_to: Annotated[str | None, Query(
+        alias="to", pattern=_DAY, json_schema_extra={"format": "date"},
+        description="Keep matches that ended on this day (UTC, YYYY-MM-DD) or earlier.",
+    )] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
 ) -> MatchPage:
-    """Finished matches, newest first."""
-    page = await repository.list_matches(session, player=player, table_id=table,
-                                         limit=limit, offset=offset)
+    """Finished matches, newest first.
+
+    An offset past the last match answers an empty page with the same ``total``.
+    """
+    first, last = _day("from", ended_from), _day("to", ended_to)
+    before = None if last in (None, date.max) else last + timedelta(days=1)
+    page = await repository.list_matches(
+        session, player=player, table_id=None if table is None else table_code(table),
+        ended_from=None if first is None else _day_start(first),
+        ended_before=None if before is None else _day_start(before),
+        limit=limit, offset=offset)
     more = offset + len(page.matches) < page.total
     return MatchPage(items=[MatchSummary(**_summary(m)) for m in page.matches],
                      total=page.total, limit=limit, offset=offset,
@@ -184,3 +245,29 @@ async def replay(match_id: MatchId, number: GameNumber, session: SessionDep) -> 
                            open_discards=bool(game.match.options.get("open_discards")))
     return GameReplay(match_id=match_id, number=number, dealer=game.dealer, seed=game.seed,
                       players=players, **replayed)
+
+
+@pages.get("/matches/{match_id:int}")
+async def match_page(match_id: int, session: SessionDep) -> FileResponse:
+    """The match page, or the "not found" page (404) when no finished match has that id."""
+    known = _page_id(match_id) and await session.get(MatchRecord, match_id) is not None
+    return _page_or_missing(MATCH_PAGE, known)
+
+
+@pages.get("/matches/{match_id:int}/games/{number:int}")
+async def replay_page(match_id: int, number: int, session: SessionDep) -> FileResponse:
+    """The replay viewer, or the "not found" page (404) for an unknown match or game."""
+    known = (_page_id(match_id) and _page_id(number)
+             and await repository.get_game(session, match_id, number) is not None)
+    return _page_or_missing(REPLAY_PAGE, known)
+
+
+def _page_id(number: int) -> bool:
+    """Whether a number from a page address can be an id at all (the API's own limits)."""
+    return 1 <= number <= 2**31 - 1
+
+
+def _page_or_missing(page: pathlib.Path, known: bool) -> FileResponse:
+    if known:
+        return FileResponse(page, media_type="text/html")
+    return FileResponse(MISSING_PAGE, status_code=404, media_type="text/html")

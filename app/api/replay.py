@@ -52,7 +52,9 @@ def replay_game(
         steps.append({"index": index, "action": action.to_dict(),
                       "text": describe_action(action, events, labels), "events": events,
                       "score_changes": changes, **_table(game)})
-    return {"deal": deal, "steps": steps, "result": game.result() if game.over else None}
+    result = game.result() if game.over else None
+    return {"deal": deal, "steps": steps, "result": result,
+            "winner_rule": None if result is None else explain_winner(result, labels)}
 
 
 def _table(game: Game) -> dict[str, Any]:
@@ -121,6 +123,22 @@ def explain_hunt(event: dict[str, Any], labels: Sequence[str]) -> str:
                 f"catches the {rabbit} rabbit — wolf and rabbit to {labels[second_seat]}'s "
                 f"score pile ({_points(points[second_seat])}).")
     return _explain_ace_hunt(event, labels)
+
+
+def explain_winner(result: dict[str, Any], labels: Sequence[str]) -> str:
+    """The rule that decided a finished game (``Game.result()``), in plain words."""
+    scores, winner, tie_break = result["scores"], result["winner"], result["tie_break"]
+    best = max(scores)
+    tied = [s for s in range(4) if scores[s] == best]
+    names = " and ".join(labels[s] for s in tied)
+    if winner is not None and tie_break is None:
+        return (f"The highest score wins the game: {labels[winner]} with "
+                f"{_points(best)}.")
+    if winner is not None:
+        return (f"{names} tie on {_points(best)}; a tie goes to the player with the highest "
+                f"rabbit in the score pile: {labels[winner]}'s {card_text(tie_break)}.")
+    return (f"{names} tie on {_points(best)} and none of them has a rabbit in the score "
+            "pile, so the game is a draw.")
 
 
 def _explain_ace_hunt(event: dict[str, Any], labels: Sequence[str]) -> str:

@@ -59,6 +59,17 @@ class Start(_Intent):
     type: Literal["start"]
 
 
+class MakeHost(_Intent):
+    type: Literal["make_host"]
+    seat: SeatIndex
+
+
+class ReplaceSeat(_Intent):
+    type: Literal["replace_seat"]
+    seat: SeatIndex
+    kind: BotKind | None = None  # None frees the seat
+
+
 class _GameIntent(_Message):
     id: IntentId
     v: Version
@@ -98,12 +109,13 @@ class Sync(_Message):
 
 ClientMessage = Annotated[
     Hello | Sit | AddBot | RemoveBot | Start | Discard | Pass | Play | Ready | Rematch | Chat
-    | Sync,
+    | Sync | MakeHost | ReplaceSeat,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = frozenset({"hello", "sit", "add_bot", "remove_bot", "start", "discard", "pass",
-                          "play", "ready", "rematch", "chat", "sync"})
+                          "play", "ready", "rematch", "chat", "sync", "make_host",
+                          "replace_seat"})
 
 
 # -- server -> client ---------------------------------------------------------------
@@ -130,9 +142,18 @@ class SeatPublic(_Message):
     kind: Literal["empty", "human", "bot"]
     name: str | None
     bot: BotKind | None
+    strength: str | None  # the bot's strength in words ("easy", "normal"), null for people
     connected: bool
     away: bool
     ready: bool
+    #: While a dropped player's grace runs: when (server clock) a bot takes over.
+    back_by: float | None
+    host: bool
+
+
+class BotKindInfo(_Message):
+    kind: str
+    strength: str
 
 
 class TableOptionsPublic(_Message):
@@ -148,6 +169,7 @@ class TableInfo(_Message):
     options: TableOptionsPublic
     match_id: int | None
     spectators: int  # connections without a seat (a host who has not sat down included)
+    bot_kinds: list[BotKindInfo]
 
 
 class TimerInfo(_Message):
@@ -164,6 +186,8 @@ class State(_Message):
     match: dict[str, Any] | None  # the engine's Match.summary()
     game: dict[str, Any] | None  # the engine's Game.view(your seat)
     timer: TimerInfo | None
+    #: Once a game is over: every hunt with the rule in words, and the winner rule.
+    why: dict[str, Any] | None
     events: list[dict[str, Any]]
     #: Only in the answer to ``hello`` or ``sync``: the current game's events so far.
     log: list[dict[str, Any]] | None = None

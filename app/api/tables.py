@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse
 from app.api.schemas import TableCreate, TableCreated, TablePublic
 from app.config import Settings
 from app.table.manager import TableManager
-from app.table.table import Table, TableConfig, TableOptions
+from app.table.table import Table, TableConfig, TableOptions, bot_kinds
 
 router = APIRouter(tags=["tables"])
 
@@ -60,6 +60,12 @@ async def create_table(body: TableCreate, tables: TablesDep) -> TableCreated:
     )
     table, host_token = await tables.create(options)
     return TableCreated(table_id=table.id, url=f"/t/{table.id}", host_token=host_token)
+
+
+@router.get("/api/bots")
+async def read_bot_kinds() -> list[dict[str, str]]:
+    """The bot kinds a host may seat, weakest first: ``kind`` and ``strength`` in words."""
+    return bot_kinds()
 
 
 @router.get("/api/tables/{table_id}", responses=UNKNOWN_TABLE)

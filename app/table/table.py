@@ -21,6 +21,16 @@ and storage hands them back with their ``seq``, which is the table version):
   ``"away"`` when a bot moved for a human seat) — one game action.
 - ``next_game`` — the next game of the match was dealt.
 - ``recorded`` ``match_id`` — the finished match is in the history.
+- ``host`` ``seat, reason`` — the host role went to that seat's player (``"away"``:
+  the host was gone past the grace period; ``"handover"``: the host gave it).
+- ``replace`` ``seat, bot`` — the host replaced an absent player with a bot of kind
+  ``bot``, or freed the seat (``bot`` null); the player's token no longer holds it.
+
+An entry written for a client's intent that carried an ``id`` also has ``id``
+(the intent's id) and, when the sender held a seat, ``by`` (that seat): ``_fold``
+rebuilds from them the ``ack`` the sender got, under the sender's token (``sit``:
+the token the seat was taken with; no ``by``: the host's token), so a retried id
+is answered alike after a restart. Entries from older logs have neither.
 
 Ready votes, presence and chat are not logged: after a restart players
 reconnect and vote again.
@@ -58,10 +68,16 @@ CLOSE_UNAVAILABLE = 1011
 
 #: Events the table adds around the engine's; bots only observe the engine's.
 TABLE_EVENTS = frozenset({"seat_taken", "bot_added", "bot_removed", "match_start",
-                          "auto_move", "match_recorded"})
-#: Intents a client may send, by wire type (``sync``, ``chat`` and ``hello`` are not intents).
-INTENTS = ("sit", "add_bot", "remove_bot", "start", "discard", "pass", "play", "ready",
-           "rematch")
+                          "auto_move", "match_recorded", "host_changed", "seat_replaced"})
+#: Bots' names by seat: short, distinct, and never cut on a phone.
+BOT_NAMES = ("Ada", "Bruno", "Cleo", "Dov")
+#: How well each bot kind plays, in words for people; a kind not listed shows its own name.
+BOT_STRENGTH = {"random": "easy", "heuristic": "normal", "hard": "hard"}
+
+
+def bot_kinds() -> list[dict[str, str]]:
+    """The bot kinds this server has, weakest first as ``BOT_KINDS`` lists them."""
+    return [{"kind": kind, "strength": BOT_STRENGTH.get(kind, kind)} for kind in BOT_KINDS]
 
 
 @dataclass(frozen=True)
@@ -129,7 +145,8 @@ class TableError(Exception):
 
 
 class Seat:
-    __slots__ = ("away", "bot", "client", "grace", "index", "name", "ready", "token_hash")
+    __slots__ = ("away", "back_by", "bot", "client", "grace", "index", "name", "ready", "sat_at",
+                 "token_hash")
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -140,6 +157,8 @@ class Seat:
         self.away = False  # gone past the grace period: a bot plays for the seat
         self.ready = False  # next-game (or rematch) vote
         self.grace: asyncio.TimerHandle | None = None
+        self.back_by: float | None = None  # wall clock: when the grace ends, while it runs
+        self.sat_at = 0  # the version at which the player sat down (longest seated first)
 
     @property
     def kind(self) -> str:
@@ -156,10 +175,13 @@ class Seat:
         """A human with a live socket, who is therefore asked to vote and to move."""
         return self.human and self.client is not None and not self.away
 
-    def public(self) -> dict[str, Any]:
+    def public(self, host_hash: str | None = None) -> dict[str, Any]:
         return {"seat": self.index, "kind": self.kind, "name": self.name, "bot": self.bot,
+                "strength": None if self.bot is None else BOT_STRENGTH.get(self.bot, self.bot),
                 "connected": self.bot is not None or self.client is not None,
-                "away": self.away, "ready": self.ready and self.human}
+                "away": self.away, "ready": self.ready and self.human,
+                "back_by": self.back_by if self.human and self.client is None else None,
+                "host": self.human and same_hash(self.token_hash, host_hash)}
 
 
 @dataclass
@@ -179,8 +201,9 @@ class MatchInfo:
     recorded: bool = False
 
 
-def bot_name(kind: str) -> str:
-    return f"{kind.capitalize()} bot"
+def bot_name(seat: int) -> str:
+    """A bot's name is its seat's: four bots never share one."""
+    return BOT_NAMES[seat]
 
 
 _second_iso: tuple[int, str] = (0, "")
@@ -231,7 +254,7 @@ class Table:
         self.seats = [Seat(i) for i in range(4)]
         for seat, kind in options.bots:
             self.seats[seat].bot = kind
-            self.seats[seat].name = bot_name(kind)
+            self.seats[seat].name = bot_name(seat)
         self.host_hash: str | None = None
         self.version = 0
         self.match: Match | None = None
@@ -247,6 +270,8 @@ class Table:
         self._bot_read: dict[int, int] = {}  # per seat: how many of those its bot has read
         self._lock = asyncio.Lock()
         self._replies: dict[str | Client, OrderedDict[str, bytes]] = {}
+        #: While ``submit`` applies an intent with an id: (id, sender's seat), for ``_commit``.
+        self._intent: tuple[str, int | None] | None = None
         self._timer: Timer | None = None
         self._changed_at = time.monotonic()
         self._wake: asyncio.TimerHandle | None = None
@@ -254,6 +279,7 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         # ((match, games dealt, last game over), Match.summary() encoded): ``_scoreboard``
         self._scoreboard_seen: tuple[tuple[Match, int, bool], bytes] | None = None
+        self._why_seen: tuple[tuple[Match, int, bool], bytes] | None = None
 
     # -- the log -------------------------------------------------------------------
 
@@ -270,6 +296,7 @@ class Table:
             if seat.human:
                 seat.grace = loop.call_later(config.reconnect_grace_seconds,
                                              table._spawn_grace, seat.index)
+                seat.back_by = time.time() + config.reconnect_grace_seconds
         if table.match is not None and table.match.over and not table.info_recorded:
             # The crash came between the last action and the match record: record it now.
             async with table._lock:
@@ -288,6 +315,8 @@ class Table:
         which the engine checks: it raises a ``DingoError`` and changes nothing.
         """
         kind = entry["kind"]
+        intent_id: str | None = entry.get("id")
+        answer_key = self._answer_key(entry) if intent_id is not None else None
         events: list[Event]
         if kind == "action":
             assert self.match is not None
@@ -310,12 +339,13 @@ class Table:
         elif kind == "sit":
             seat = self.seats[entry["seat"]]
             seat.name, seat.token_hash, seat.bot = entry["name"], entry["token_hash"], None
+            seat.sat_at = seq
             if self.match is not None:
                 self._new_bot(seat.index, "heuristic", seq)
             events = [Event({"type": "seat_taken", "seat": seat.index, "name": seat.name})]
         elif kind == "bot_add":
             seat = self.seats[entry["seat"]]
-            seat.bot, seat.name = entry["bot"], bot_name(entry["bot"])
+            seat.bot, seat.name = entry["bot"], bot_name(seat.index)
             if self.match is not None:
                 self._new_bot(seat.index, entry["bot"], seq)
             events = [Event({"type": "bot_added", "seat": seat.index, "kind": seat.bot})]
@@ -329,15 +359,50 @@ class Table:
             self.info.recorded = True
             self.match_id = int(entry["match_id"])
             events = [Event({"type": "match_recorded", "match_id": self.match_id})]
+        elif kind == "host":
+            seat = self.seats[entry["seat"]]
+            self.host_hash = seat.token_hash
+            for client in self.clients:
+                client.host = same_hash(self.host_hash, client.token_hash)
+            events = [Event({"type": "host_changed", "seat": seat.index,
+                             "reason": entry["reason"]})]
+        elif kind == "replace":
+            seat = self.seats[entry["seat"]]
+            if seat.grace is not None:
+                seat.grace.cancel()
+            seat.grace = seat.back_by = None
+            seat.token_hash, seat.away, seat.ready = None, False, False
+            seat.bot = entry["bot"]
+            seat.name = None if seat.bot is None else bot_name(seat.index)
+            if seat.bot is None:
+                self._bots.pop(seat.index, None)
+            elif self.match is not None:
+                self._new_bot(seat.index, seat.bot, seq)
+            events = [Event({"type": "seat_replaced", "seat": seat.index, "kind": seat.bot})]
         elif kind == "open":
             self.host_hash = entry["host_hash"]
             events = []
         else:
             raise ValueError(f"table {self.id}: unknown log entry kind {kind!r}")
         self.version = seq
+        if answer_key is not None and intent_id is not None:
+            # The sender's answer, as ``submit`` sent it: the last entry of an intent
+            # (a match record after the final action) has the version it was acked at.
+            self._remember(answer_key, intent_id, messages.ack(intent_id, seq))
         self._changed_at = time.monotonic()
         self._observe(events)
         return events
+
+    def _answer_key(self, entry: dict[str, Any]) -> str | None:
+        """Whose answer an entry with an intent ``id`` is (``_reply_key`` of its sender).
+
+        Read before the entry is folded: a ``host`` handover changes ``host_hash``.
+        """
+        if entry["kind"] == "sit":
+            token_hash: str | None = entry["token_hash"]  # the sitter's token from now on
+            return token_hash
+        by = entry.get("by")
+        return self.host_hash if by is None else self.seats[by].token_hash
 
     def _new_match(self, seed: int, started_at: str) -> list[Event]:
         number = self.info.number + 1 if self.info else 1
@@ -394,6 +459,10 @@ class Table:
         its log, so the table is shut and will come back from the log on restart.
         """
         entry = {**entry, "at": _now_iso()}
+        if self._intent is not None:
+            entry["id"] = self._intent[0]
+            if self._intent[1] is not None:
+                entry["by"] = self._intent[1]
         seq = self.version + 1
         events = self._fold(seq, entry)
         try:
@@ -468,7 +537,8 @@ class Table:
 
     def public_info(self) -> dict[str, Any]:
         return {"table_id": self.id, "url": f"/t/{self.id}", "options": self.options.public(),
-                "status": self.status, "seats": [s.public() for s in self.seats],
+                "status": self.status,
+                "seats": [s.public(self.host_hash) for s in self.seats],
                 "spectators": self.spectators, "match_id": self.match_id}
 
     def _common(self) -> bytes:
@@ -478,9 +548,11 @@ class Table:
             "type": "state",
             "v": self.version,
             "table": {"id": self.id, "status": self.status, "options": self.options.public(),
-                      "match_id": self.match_id, "spectators": self.spectators},
-            "seats": [s.public() for s in self.seats],
+                      "match_id": self.match_id, "spectators": self.spectators,
+                      "bot_kinds": bot_kinds()},
+            "seats": [s.public(self.host_hash) for s in self.seats],
             "match": self._scoreboard(),
+            "why": self._why(),
             "timer": None if timer is None else {"seat": timer.seat, "deadline": timer.deadline,
                                                  "server_time": time.time()},
         })
@@ -495,6 +567,30 @@ class Table:
         seen = self._scoreboard_seen
         if seen is None or seen[0] != key:  # a Match compares by identity
             seen = self._scoreboard_seen = (key, messages.encode(match.summary()))
+        return messages.embed(seen[1])
+
+    def _why(self) -> messages.Embedded | None:
+        """Once a game is over: why each seat scored what it did, in the replay viewer's words.
+
+        Every hunt of the game with the sentence ``app.api.replay.explain_hunt`` gives it
+        there, and the winner rule (``explain_winner``). Built once per finished game.
+        """
+        match = self.match
+        if match is None or not match.game.over:
+            return None
+        key = (match, len(match.games), True)
+        seen = self._why_seen
+        if seen is None or seen[0] != key:
+            # Imported here: app.api imports this module.
+            from app.api.replay import explain_hunt, explain_winner, seat_labels
+
+            labels = seat_labels([s.name or f"Seat {s.index + 1}" for s in self.seats])
+            hunts = [e.public for e in self._game_events if e.kind == "hunt_result"]
+            why = {"hunts": [{k: e[k] for k in ("rank", "rabbit", "rule", "dingo_seat",
+                                                 "to_score", "to_penalty", "points")}
+                             | {"explanation": explain_hunt(e, labels)} for e in hunts],
+                   "winner": explain_winner(match.game.result(), labels)}
+            seen = self._why_seen = (key, messages.encode(why))
         return messages.embed(seen[1])
 
     def _shared_view(self) -> bytes | None:
@@ -573,11 +669,16 @@ class Table:
                     seat.grace = None
                 seat.client = client
                 seat.away = False
+                seat.back_by = None
             client.send(messages.encode({"type": "welcome", "table_id": self.id,
                                          "seat": client.seat, "host": host, "v": self.version}))
             # Everyone is told: a seat's player is back, or there is one more spectator.
+            try:
+                events = await self._pass_host()
+            except TableError:
+                return  # storage failed; the table has been shut
             self._settle()
-            self._announce([], joined=client)
+            self._announce(events, joined=client)
 
     async def leave(self, client: Client) -> None:
         """The connection is gone; a seat is held for the grace period, then a bot plays it.
@@ -607,6 +708,7 @@ class Table:
         if not self.closed:
             seat.grace = asyncio.get_running_loop().call_later(
                 self.config.reconnect_grace_seconds, self._spawn_grace, seat.index)
+            seat.back_by = time.time() + self.config.reconnect_grace_seconds
         return True
 
     def _spawn_grace(self, seat: int) -> None:
@@ -615,12 +717,33 @@ class Table:
     async def _grace_over(self, index: int) -> None:
         async with self._lock:
             seat = self.seats[index]
-            seat.grace = None
+            seat.grace = seat.back_by = None
             if self.closed or not seat.human or seat.client is not None or seat.away:
                 return
             seat.away = True
+            try:
+                events = await self._pass_host()
+            except TableError:
+                return  # storage failed; the table has been shut
             self._settle()
-            self._announce([])
+            self._announce(events)
+
+    def _host_seat(self) -> Seat | None:
+        return next((s for s in self.seats
+                     if s.human and same_hash(s.token_hash, self.host_hash)), None)
+
+    async def _pass_host(self) -> list[Event]:
+        """A host gone past the grace period hands the role to the longest-seated present human.
+
+        Called under the lock when a seat's grace ends and when a player comes back.
+        """
+        host = self._host_seat()
+        if host is None or not host.away:
+            return []
+        heirs = sorted((s for s in self.seats if s.present), key=lambda s: s.sat_at)
+        if not heirs:
+            return []
+        return await self._commit({"kind": "host", "seat": heirs[0].index, "reason": "away"})
 
     async def sync(self, client: Client) -> None:
         async with self._lock:
@@ -675,7 +798,11 @@ class Table:
                 if v is not None and v != self.version:
                     raise TableError("stale_version",
                                      f"you acted on version {v}; the table is at {self.version}")
-                events = await self._apply_intent(client, intent)
+                self._intent = None if intent_id is None else (intent_id, client.seat)
+                try:
+                    events = await self._apply_intent(client, intent)
+                finally:
+                    self._intent = None
             except (TableError, DingoError) as e:
                 reply = self._refuse(client, e.code, str(e), intent_id)
             else:
@@ -716,6 +843,24 @@ class Table:
             if self.status == "playing":
                 raise TableError("not_now", "bots can be removed only between games")
             return await self._commit({"kind": "bot_remove", "seat": seat.index})
+        if kind == "make_host":
+            seat = self._seat(intent["seat"], "human")
+            if client.seat == seat.index:
+                raise TableError("not_now", "you are the host already")
+            return await self._commit({"kind": "host", "seat": seat.index,
+                                       "reason": "handover"})
+        if kind == "replace_seat":
+            seat = self._seat(intent["seat"], "human")
+            if seat.client is not None:
+                raise TableError("not_now", f"{seat.name} is here: only an absent player's "
+                                            "seat can be given to a bot or freed")
+            bot = intent.get("kind")
+            if bot is not None and bot not in BOT_KINDS:
+                raise TableError("malformed", f"bot kind must be one of {', '.join(BOT_KINDS)}")
+            if bot is None and self.status == "playing":
+                raise TableError("not_now", "a seat can be freed only between games; "
+                                            "give it to a bot now")
+            return await self._commit({"kind": "replace", "seat": seat.index, "bot": bot})
         if kind == "start":
             if self.match is not None:
                 raise TableError("not_now", "the match has already started")

@@ -1,4 +1,4 @@
-// Cards of Dingo in the browser: codes such as "7H", "TS", "AD" (see RULES.md),
+// Cards of Dingo in the browser: codes such as "7H", "TS", "AD" (see docs/rules.md),
 // their names, roles and values, and the card element every page draws.
 
 import { h } from "./dom.js";
@@ -51,7 +51,7 @@ export function longName(code) {
 }
 
 /** Points a card is worth: 2-9 one, 10-K two, aces three; AD ten (three as a penalty). */
-function cardValue(code, { penalty = false } = {}) {
+export function cardValue(code, { penalty = false } = {}) {
   if (code === "AD") return penalty ? 3 : 10;
   const i = rankIndex(code);
   if (i <= 7) return 1;

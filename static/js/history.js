@@ -1,25 +1,37 @@
-// The history page: finished matches, newest first, searchable by player and
-// table, a page at a time. The search lives in the address (?player=&table=&offset=).
+// The history page: finished matches, newest first, searchable by players (several
+// names: matches with all of them), table (a code or a pasted table link) and the
+// days they ended, a page at a time. The search lives in the address
+// (?player=&table=&from=&to=&offset=).
 
 import { $, h, fill, formatDate } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
 import { avatar, seatNames } from "./render.js";
 
 const LIMIT = 20;
+const FIELDS = ["player", "table", "from", "to"];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+// A pasted table link becomes its code ("https://host/t/abc123" -> "abc123").
+function tableCode(text) {
+  const link = /\/t\/([^/?#\s]+)/.exec(text);
+  return link ? decodeURIComponent(link[1]) : text.trim();
+}
 
 function readQuery() {
   const q = new URLSearchParams(location.search);
+  const day = (name) => (DAY.test(q.get(name) || "") ? q.get(name) : "");
   return {
     player: q.get("player") || "",
     table: q.get("table") || "",
+    from: day("from"),
+    to: day("to"),
     offset: Math.max(0, Number.parseInt(q.get("offset") || "0", 10) || 0),
   };
 }
 
 function writeQuery(query, push) {
   const q = new URLSearchParams();
-  if (query.player) q.set("player", query.player);
-  if (query.table) q.set("table", query.table);
+  for (const name of FIELDS) if (query[name]) q.set(name, query[name]);
   if (query.offset) q.set("offset", String(query.offset));
   const url = `${location.pathname}${q.toString() ? `?${q}` : ""}`;
   if (push) history.pushState(null, "", url);
@@ -27,11 +39,9 @@ function writeQuery(query, push) {
 }
 
 async function load(query) {
-  $("#player").value = query.player;
-  $("#table").value = query.table;
+  for (const name of FIELDS) $(`#${name}`).value = query[name];
   const q = new URLSearchParams({ limit: String(LIMIT), offset: String(query.offset) });
-  if (query.player.trim()) q.set("player", query.player.trim());
-  if (query.table.trim()) q.set("table", query.table.trim());
+  for (const name of FIELDS) if (query[name].trim()) q.set(name, query[name].trim());
   const results = $("#results");
   results.setAttribute("aria-busy", "true");
   try {
@@ -48,25 +58,33 @@ async function load(query) {
 
 function show(page, query) {
   const results = $("#results");
-  const searching = query.player || query.table;
-  if (!page.items.length) {
+  const searching = query.player || query.table || query.from || query.to;
+  const pastTheEnd = !page.items.length && page.total > 0;
+  const lastPage = Math.floor(Math.max(0, page.total - 1) / page.limit) * page.limit;
+  if (pastTheEnd) {
+    // An old link or a hand-made offset: say so, and offer the last page.
+    fill(results, h("div", { class: "panel empty-state" },
+      h("p", {}, "This page is past the last match."),
+      h("button", { class: "btn btn--primary", type: "button", id: "last-page",
+        onclick: () => go({ ...query, offset: lastPage }) }, "Go to the last page")));
+  } else if (!page.items.length) {
     fill(results, h("div", { class: "panel empty-state" },
       h("p", {}, searching ? "No finished match matches this search." : "No match has finished yet."),
       h("a", { class: "btn btn--primary", href: "/" }, "Start a table")));
   } else {
     fill(results, page.items.map(matchRow));
   }
-  const first = page.total ? page.offset + 1 : 0;
+  const first = page.offset + 1;
   const last = page.offset + page.items.length;
   $("#count").textContent = page.total
     ? `${page.total} ${page.total === 1 ? "match" : "matches"}${searching ? " found" : ""}`
     : "";
-  $("#page-info").textContent = page.total ? `${first}–${last} of ${page.total}` : "";
-  $("#pager").hidden = page.total <= page.limit;
+  $("#page-info").textContent = page.items.length ? `${first}–${last} of ${page.total}` : "";
+  $("#pager").hidden = page.total <= page.limit && page.offset === 0;
   $("#newer").disabled = page.offset === 0;
   $("#older").disabled = page.next_offset === null || page.next_offset === undefined;
   $("#older").onclick = () => go({ ...query, offset: page.next_offset });
-  $("#newer").onclick = () => go({ ...query, offset: Math.max(0, page.offset - page.limit) });
+  $("#newer").onclick = () => go({ ...query, offset: pastTheEnd ? lastPage : Math.max(0, page.offset - page.limit) });
 }
 
 function matchRow(m) {
@@ -92,7 +110,8 @@ function go(query) {
 
 $("#search").addEventListener("submit", (e) => {
   e.preventDefault();
-  go({ player: $("#player").value.trim(), table: $("#table").value.trim(), offset: 0 });
+  go({ player: $("#player").value.trim(), table: tableCode($("#table").value),
+       from: $("#from").value, to: $("#to").value, offset: 0 });
 });
 window.addEventListener("popstate", () => load(readQuery()));
 

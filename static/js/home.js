@@ -1,6 +1,6 @@
 // The home page: create a table and share its link, or join one.
 
-import { $, h, copyText, toast } from "./dom.js";
+import { $, h } from "./dom.js";
 import { cardEl } from "./cards.js";
 import { ApiError, getJSON, postJSON, rememberTable, saveName, savedName, tableIdFrom } from "./api.js";
 
@@ -23,17 +23,29 @@ function drawHero() {
   }
 }
 
-function drawSeatPicks() {
+/** Each seat: a box to put a bot there, and how strong the bot plays (the server's kinds). */
+async function drawSeatPicks() {
   const picks = $("#seat-picks");
+  let kinds = [{ kind: "heuristic", strength: "normal" }];
+  try {
+    kinds = await getJSON("/api/bots");
+  } catch { /* keep the server's default kind */ }
+  const preferred = (kinds.find((k) => k.kind === "heuristic") || kinds[0]).kind;
   for (let seat = 0; seat < SEATS; seat++) {
-    picks.appendChild(h("label", { class: "seat-pick" },
-      h("input", { type: "checkbox", name: "bot", value: String(seat), checked: seat !== 0 }),
-      `Seat ${seat + 1}`,
-      h("small", {}, seat === 0 ? "open" : "bot")));
+    picks.appendChild(h("div", { class: "seat-pick" },
+      h("label", {},
+        h("input", { type: "checkbox", name: "bot", value: String(seat), checked: seat !== 0 }),
+        `Seat ${seat + 1}`,
+        h("small", {}, seat === 0 ? "open" : "bot")),
+      h("select", { name: "bot-kind", dataset: { seat: String(seat) }, "aria-label": `Bot strength, seat ${seat + 1}`, disabled: seat === 0 },
+        kinds.map((k) => h("option", { value: k.kind, selected: k.kind === preferred }, k.strength)))));
   }
   picks.addEventListener("change", (e) => {
     const box = e.target.closest(".seat-pick");
-    if (box) box.querySelector("small").textContent = e.target.checked ? "bot" : "open";
+    if (box && e.target.name === "bot") {
+      box.querySelector("small").textContent = e.target.checked ? "bot" : "open";
+      box.querySelector("select").disabled = !e.target.checked;
+    }
   });
 }
 
@@ -50,7 +62,7 @@ function readForm() {
     return { error: "The points total must be a whole number from 1 to 1000.", focus: "#points" };
   }
   const bots = [...document.querySelectorAll('input[name="bot"]:checked')]
-    .map((b) => ({ seat: Number(b.value), kind: "heuristic" }));
+    .map((b) => ({ seat: Number(b.value), kind: $(`select[data-seat="${b.value}"]`)?.value || "heuristic" }));
   if (bots.length === SEATS) {
     return { error: "Leave at least one seat open for a person.", focus: "#seat-picks input" };
   }
@@ -82,35 +94,23 @@ async function onCreate(event) {
   btn.textContent = "Creating…";
   try {
     const table = await postJSON("/api/tables", form.body);
-    showCreated(table, form.name);
+    goToTable(table, form.name);
   } catch (e) {
     err.textContent = e instanceof ApiError ? e.message : "Something went wrong. Please try again.";
-  } finally {
     btn.disabled = false;
     btn.textContent = "Create table";
   }
 }
 
-function showCreated(table, name) {
+/** One click: the new table opens at once; its lobby shows the link to send. */
+function goToTable(table, name) {
   const id = table.table_id;
   const path = table.url || `/t/${id}`;
   // The creator sits down in the first free seat on arrival (table.js autoSit).
   const mem = { name, autosit: true };
   if (table.host_token) mem.host_token = table.host_token;
   rememberTable(id, mem);
-  const link = new URL(path, location.origin).href;
-  $("#table-link").value = link;
-  $("#open-table").href = path;
-  $("#create-form").hidden = true;
-  $("#created").hidden = false;
-  $("#open-table").focus();
-}
-
-async function onCopy() {
-  const ok = await copyText($("#table-link").value);
-  toast(ok ? "Link copied. Send it to your friends!" : "Copy failed: select the link and copy it.",
-    { error: !ok });
-  if (ok) $("#copy-link").textContent = "Copied";
+  location.assign(path);
 }
 
 async function onJoin(event) {
@@ -136,5 +136,4 @@ drawSeatPicks();
 $("#name").value = savedName();
 $("#points-on").addEventListener("change", (e) => { $("#points").hidden = !e.target.checked; });
 $("#create-form").addEventListener("submit", onCreate);
-$("#copy-link").addEventListener("click", onCopy);
 $("#join-form").addEventListener("submit", onJoin);

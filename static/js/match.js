@@ -33,13 +33,19 @@ function render(m) {
       h("p", { class: "muted" }, `${plural(m.game_wins[m.winner], "game")} won, ${signed(m.totals[m.winner])} points in all`)));
 
   const seats = [0, 1, 2, 3];
+  // On a phone the columns show initials (names in the title and for screen
+  // readers) and the legend above the table names everyone in full.
+  const legend = h("ul", { class: "score-legend", "aria-hidden": "true" },
+    seats.map((s) => h("li", {}, avatar(name(s), s), h("span", { class: "score-legend__name" }, name(s)),
+      m.players[s].bot ? h("span", { class: "badge badge--bot" }, "Bot") : null)));
   const headRow = h("tr", {}, h("th", {}, "Game"), h("th", {}, "Dealer"),
-    seats.map((s) => h("th", { class: "num" }, h("span", { class: "th-player" }, avatar(name(s), s), name(s)),
+    seats.map((s) => h("th", { class: "num", title: name(s) },
+      h("span", { class: "th-player" }, avatar(name(s), s), h("span", { class: "th-player__name" }, name(s))),
       m.players[s].bot ? h("span", { class: "badge badge--bot" }, "Bot") : null)),
     h("th", {}, h("span", { class: "sr-only" }, "Replay")));
   const rows = m.games.map((g) => h("tr", {},
     h("td", {}, String(g.number)),
-    h("td", {}, name(g.dealer)),
+    h("td", { class: "dealer", title: name(g.dealer) }, avatar(name(g.dealer), g.dealer), h("span", { class: "dealer__name" }, name(g.dealer))),
     g.scores.map((sc, s) => h("td", { class: ["num", g.winner === s && "win"] }, signed(sc), g.winner === s ? " \u2605" : "")),
     h("td", {}, h("a", { class: "btn btn--small", href: `/matches/${m.id}/games/${g.number}` }, "Replay"),
       g.winner === null ? h("span", { class: "muted note" }, " draw")
@@ -50,6 +56,7 @@ function render(m) {
   ];
   const table = h("section", { class: "panel" },
     h("h2", {}, "Score table"),
+    legend,
     h("div", { class: "table-scroll" },
       h("table", { class: "grid-table score-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))));
 

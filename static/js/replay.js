@@ -113,7 +113,8 @@ function drawNow(frame) {
 }
 
 function resultEl(result) {
-  const who = result.winner === null || result.winner === undefined ? "A draw: nobody wins this game." : `${nameOf(result.winner)} wins the game with ${result.scores[result.winner]} points.`;
+  // The server's words for the rule that decided the game, the same the live table shows.
+  const who = R.data.winner_rule;
   return h("div", { class: "score-change score-change--final" },
     h("p", { class: "step-now__title" }, who),
     h("p", { class: "muted" }, [0, 1, 2, 3].map((s) => `${nameOf(s)}: ${signed(result.scores[s])}`).join(" · ")));

@@ -3,7 +3,7 @@
 // the server; the page only sends intents and redraws what it is told.
 
 import { $, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
-import { cardEl, cardBack, pileValue, longName, rankPlural, sortCards } from "./cards.js";
+import { cardEl, cardBack, cardValue, pileValue, longName, rankLabel, rankPlural, sortCards, suitOf } from "./cards.js";
 import { forgetSeat, rememberTable, saveName, savedName, tableMemory } from "./api.js";
 import { Connection } from "./connection.js";
 import { describeEvent, huntWords, signed, SEAT_LABELS } from "./words.js";
@@ -26,6 +26,12 @@ const S = {
   timer: null,       // {seat, end (performance.now ms), total (s)}
   wasLost: false,
   resultsHidden: null, // resultsKey() of results the player put aside
+  inert: false,      // another tab took this seat: show the table, offer no moves
+  skew: 0,           // server clock minus ours (s), from the turn timer
+  hunts: [],         // this game's hunt_result events, in order
+  passOrder: [],     // "gave:left" / "got:left" in the order my passes happened
+  botKind: {},       // per empty seat: the kind the host picked in "Add bot"
+  flashTimer: null,
   log: loadList("log"),
   chat: loadList("chat"),
 };
@@ -82,6 +88,10 @@ function showConnection(status) {
   clearInterval(retryTicker);
   if (status.state === "open") {
     banner.hidden = true;
+    if (S.inert) {
+      S.inert = false;
+      render();
+    }
     return;
   }
   if (status.state === "lost") {
@@ -106,9 +116,14 @@ function showConnection(status) {
     banner.className = "banner banner--info";
     banner.hidden = false;
     if (status.code === 4001) {
+      // Another tab holds the seat now: this one only shows the table.
+      S.inert = true;
+      S.pending = null;
+      S.timer = null;
       btn.textContent = "Play here instead";
       btn.hidden = false;
       btn.onclick = () => conn.restart();
+      render();
     } else {
       btn.hidden = true;
     }
@@ -121,6 +136,7 @@ function onMessage(msg) {
       S.welcomed = true;
       S.seat = msg.seat;
       S.host = Boolean(msg.host);
+      S.welcomeHost = S.host;
       break;
     case "seated":
       S.seat = msg.seat;
@@ -151,6 +167,12 @@ const FRIENDLY_ERRORS = {
   rate_limited: "Slow down a little.",
 };
 
+/** Card codes in a server message ("AS is not in your hand") as card names ("A♠"). */
+function readable(text) {
+  const words = String(text || "").replace(/\b([2-9TJQKA])([CDHS])\b/g, (_, r, su) => `${r === "T" ? "10" : r}${{ C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" }[su]}`);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 function onError(msg) {
   if (msg.code === "bad_token" && !S.welcomed) {
     // The token this browser kept no longer matches a seat: carry on as a spectator.
@@ -161,7 +183,7 @@ function onError(msg) {
     return;
   }
   if (S.pending && msg.id === S.pending.id) S.pending = null;
-  toast(FRIENDLY_ERRORS[msg.code] || msg.message || "That was refused.", { error: true });
+  toast(FRIENDLY_ERRORS[msg.code] || (msg.message ? `${readable(msg.message)}.` : "That was refused."), { error: true });
   render();
 }
 
@@ -183,7 +205,8 @@ function send(type, fields = {}, { game = false } = {}) {
 }
 
 function playAction(action) {
-  if (S.pending) return;
+  if (S.pending || S.inert) return;
+  hideFlash();
   if (action.type === "play") send("play", { cards: action.cards }, { game: true });
   else send(action.type, { card: action.card }, { game: true });
 }
@@ -206,7 +229,11 @@ function sitAt(seat) {
 
 function onState(msg) {
   const prev = S.state;
+  const wasMyTurn = isMyTurn();
   S.state = msg;
+  // The host role can move (it passes on when the host is gone, or is handed over).
+  if (msg.seats.some((s) => s.host)) S.host = S.seat !== null && Boolean(msg.seats[S.seat].host);
+  else S.host = Boolean(S.welcomeHost);
   if (S.pending && msg.v > S.pending.v) S.pending = null;
   if (msg.log) replaceGameLog(msg.log, msg);
   if (S.wasLost && prev) addLog([["Reconnected."]], "meta");
@@ -217,6 +244,8 @@ function onState(msg) {
   render(prev);
   const hunt = [...(msg.events || [])].reverse().find((e) => e.type === "hunt_result" && e.rule !== "void");
   if (hunt) flash(hunt);
+  announce(msg, prev, wasMyTurn);
+  if (!wasMyTurn && isMyTurn()) turnAlert();
 }
 
 /** The host who just created the table sits down at once in the first free seat. */
@@ -229,10 +258,11 @@ function autoSit(state) {
 }
 
 function setTimer(timer) {
-  if (!timer) {
+  if (!timer || S.inert) {
     S.timer = null;
     return;
   }
+  S.skew = timer.server_time - Date.now() / 1000;
   S.timer = {
     seat: timer.seat,
     end: performance.now() + (timer.deadline - timer.server_time) * 1000,
@@ -245,13 +275,14 @@ function setTimer(timer) {
 function kindOf(ev) {
   if (["game_start", "game_over", "match_over", "match_start"].includes(ev.type)) return "game";
   if (ev.type === "hunt_result") return "hunt";
-  if (["seat_taken", "bot_added", "bot_removed", "auto_move", "match_recorded"].includes(ev.type)) return "meta";
+  if (["seat_taken", "bot_added", "bot_removed", "auto_move", "match_recorded", "host_changed", "seat_replaced"].includes(ev.type)) return "meta";
   return "";
 }
 
 function logEvents(events, state) {
   const names = (seat) => nameOf(seat, state);
   for (const ev of events) {
+    noteEvent(ev);
     const parts = describeEvent(ev, names);
     if (parts) addLog([parts], kindOf(ev), false, ev.type === "game_start");
   }
@@ -273,6 +304,19 @@ function replaceGameLog(events, state) {
   }
   S.log.splice(keep);
   logEvents(events, state);
+}
+
+/** What the page keeps of this game besides the log: its hunts, and the order of my passes. */
+function noteEvent(ev) {
+  if (ev.type === "game_start") {
+    S.hunts = [];
+    S.passOrder = [];
+  } else if (ev.type === "hunt_result") {
+    S.hunts.push(ev);
+  } else if (ev.type === "pass" && S.seat !== null) {
+    if (ev.seat === S.seat) S.passOrder.push(`gave:${ev.direction}`);
+    else if (ev.to === S.seat) S.passOrder.push(`got:${ev.direction}`);
+  }
 }
 
 function addLog(lines, kind, save = true, start = false) {
@@ -305,9 +349,10 @@ function renderChat() {
     h("b", { class: `chat__name chat__name--${m.seat}` }, m.name), m.text)));
   if (!S.chat.length) list.appendChild(h("li", { class: "chat__empty" }, "No messages yet."));
   list.scrollTop = list.scrollHeight;
-  const seated = S.seat !== null;
+  const seated = S.seat !== null && !S.inert;
   $("#chat-form").hidden = !seated;
   $("#chat-note").hidden = seated;
+  $("#chat-note").textContent = S.inert ? "Chat from the tab that plays your seat." : "Take a seat to chat.";
 }
 
 // ---- drawing --------------------------------------------------------------------------------
@@ -322,6 +367,7 @@ function render(prev = null) {
   renderCenter(prev);
   renderTray(prev);
   renderScoreboard();
+  renderHunts();
   renderLog();
   renderChat();
   tick();
@@ -339,7 +385,7 @@ function renderWatchers(count) {
 
 function isMyTurn() {
   const g = S.state && S.state.game;
-  return Boolean(g && S.seat !== null && g.to_act === S.seat && g.legal && g.legal.length);
+  return Boolean(g && !S.inert && S.seat !== null && g.to_act === S.seat && g.legal && g.legal.length);
 }
 
 function status() {
@@ -358,9 +404,12 @@ function seatEl(info) {
     "aria-label": `${info.kind === "empty" ? "Empty seat" : plainName(seat)}${turn ? ", to play" : ""}`,
   });
 
+  const bot = info.kind === "bot";
   const head = h("div", { class: "seat__head" },
     info.kind === "empty" ? null : avatar(info.name, seat),
-    h("span", { class: "seat__name" }, info.kind === "empty" ? `${SEAT_LABELS[seat]}: empty` : plainName(seat)),
+    h("span", { class: "seat__name", title: bot ? `${plainName(seat)}: a bot that plays ${info.strength}` : null },
+      info.kind === "empty" ? `${SEAT_LABELS[seat]}: empty` : plainName(seat),
+      bot ? h("span", { class: "seat__bot" }, " \u00B7 bot") : null),
     g ? h("span", { class: "seat__points", title: "Points this game" }, signed(g.scores[seat])) : null);
   if (info.kind !== "empty") {
     const presence = info.away ? "away: a bot plays for now" : info.connected ? "connected" : "disconnected";
@@ -373,13 +422,15 @@ function seatEl(info) {
 
   const meta = h("div", { class: "seat__meta" });
   if (isMe) meta.appendChild(h("span", { class: "badge badge--you" }, "You"));
-  if (info.kind === "bot") meta.appendChild(h("span", { class: "badge badge--bot" }, "Bot"));
+  if (bot) meta.appendChild(h("span", { class: "badge badge--bot", title: `Bot strength: ${info.strength}` }, info.strength));
+  if (info.host) meta.appendChild(h("span", { class: "badge badge--host", title: "The host starts the match and manages the seats" }, "Host"));
   if (g && g.dealer === seat) meta.appendChild(h("span", { class: "badge badge--dealer", title: "Dealer" }, "Dealer"));
   if (winner) meta.appendChild(h("span", { class: "badge badge--winner" }, "Winner"));
   if (info.kind === "human" && info.ready && ["between_games", "match_over"].includes(status())) {
     meta.appendChild(h("span", { class: "badge badge--ready" }, "Ready"));
   }
   if (info.away) meta.appendChild(h("span", { class: "badge badge--away" }, "Away"));
+  if (info.kind === "human" && !info.connected) el.appendChild(goneEl(info));
   if (g) {
     const size = g.hand_sizes[seat];
     if (!isMe) {
@@ -389,11 +440,11 @@ function seatEl(info) {
     }
     meta.appendChild(h("span", { class: "seat__count" }, plural(size, "card")));
     if (turn) {
-      if (S.timer && S.timer.seat === seat) {
+      if (S.timer && S.timer.seat === seat && info.connected) {
         meta.appendChild(h("span", { class: "timer", dataset: { timer: "1" } },
           h("span", { class: "timer__text" }), h("span", { class: "timer__bar" }, h("span"))));
       } else {
-        meta.appendChild(h("span", { class: "timer" }, isMe ? "your turn" : decisionShort(g.decision)));
+        meta.appendChild(h("span", { class: "timer" }, isMe && !S.inert ? "your turn" : decisionShort(g.decision)));
       }
     }
   }
@@ -426,23 +477,66 @@ function seatEl(info) {
   }
 
   const actions = h("div", { class: "seat__actions" });
-  if (info.kind === "empty" && S.seat === null) {
+  if (info.kind === "empty" && S.seat === null && !S.inert) {
     actions.appendChild(h("button", { class: "btn btn--primary btn--small", type: "button", onclick: () => sitAt(seat) }, "Sit here"));
   }
-  if (info.kind === "empty" && S.host) {
-    actions.appendChild(h("button", {
-      class: "btn btn--ghost-dark btn--small", type: "button",
-      onclick: () => send("add_bot", { seat, kind: "heuristic" }),
-    }, "Add bot"));
+  const host = S.host && !S.inert;
+  if (info.kind === "empty" && host) {
+    actions.appendChild(botPicker(seat, "Add bot", (kind) => send("add_bot", { seat, kind })));
   }
-  if (info.kind === "bot" && S.host && status() !== "playing") {
+  if (info.kind === "bot" && host && status() !== "playing") {
     actions.appendChild(h("button", {
       class: "btn btn--ghost-dark btn--small", type: "button",
       onclick: () => send("remove_bot", { seat }),
     }, "Remove bot"));
   }
+  if (info.kind === "human" && host && !info.host && !isMe) {
+    actions.appendChild(h("button", {
+      class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Make ${plainName(seat)} the host`,
+      onclick: () => send("make_host", { seat }),
+    }, "Make host"));
+    if (!info.connected) {
+      actions.appendChild(botPicker(seat, "Give to a bot", (kind) => send("replace_seat", { seat, kind })));
+      if (status() !== "playing") {
+        actions.appendChild(h("button", {
+          class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Free ${plainName(seat)}'s seat`,
+          onclick: () => send("replace_seat", { seat }),
+        }, "Free seat"));
+      }
+    }
+  }
   if (actions.childNodes.length) el.appendChild(actions);
   return el;
+}
+
+/** The bot kinds the server has ("easy", "normal", ...), as a select, and a button to use the pick. */
+function botPicker(seat, label, onPick) {
+  const kinds = S.state.table.bot_kinds || [];
+  const fallback = (kinds.find((k) => k.kind === "heuristic") || kinds[0] || { kind: "heuristic" }).kind;
+  const chosen = S.botKind[seat] || fallback;
+  const select = h("select", {
+    class: "bot-kind", "aria-label": `Bot strength for ${SEAT_LABELS[seat].toLowerCase()}`,
+    onchange: (e) => { S.botKind[seat] = e.target.value; },
+  }, kinds.map((k) => h("option", { value: k.kind, selected: k.kind === chosen }, k.strength)));
+  return h("span", { class: "bot-pick" }, select, h("button", {
+    class: "btn btn--ghost-dark btn--small", type: "button",
+    onclick: () => onPick(S.botKind[seat] || fallback),
+  }, label));
+}
+
+/** "Bea left · a bot takes over in 0:45" (ticking), or "Bea is away · a bot plays for now". */
+function goneEl(info) {
+  const name = plainName(info.seat);
+  if (info.away || !info.back_by) {
+    return h("p", { class: "seat__gone" }, `${name} left \u00B7 a bot plays for now`);
+  }
+  return h("p", { class: "seat__gone", dataset: { backBy: String(info.back_by), name } },
+    `${name} left \u00B7 a bot takes over in ${countdown(info.back_by)}`);
+}
+
+function countdown(serverTime) {
+  const secs = Math.max(0, Math.ceil(serverTime - (Date.now() / 1000 + S.skew)));
+  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
 }
 
 function decisionShort(decision) {
@@ -453,6 +547,9 @@ function decisionShort(decision) {
 }
 
 function tick() {
+  for (const el of document.querySelectorAll("[data-back-by]")) {
+    el.textContent = `${el.dataset.name} left \u00B7 a bot takes over in ${countdown(Number(el.dataset.backBy))}`;
+  }
   for (const el of document.querySelectorAll("[data-timer]")) {
     if (!S.timer) continue;
     const left = Math.max(0, (S.timer.end - performance.now()) / 1000);
@@ -510,7 +607,7 @@ function lobbyPanel() {
   if (S.seat === null) {
     panel.appendChild(h("p", {}, empty ? "Type your name in the box below and pick an empty seat, or just watch." : "Every seat is taken: you are watching."));
   }
-  if (S.host) {
+  if (S.host && !S.inert) {
     panel.appendChild(h("p", { class: "muted" }, empty
       ? `${plural(empty, "seat")} still empty. Wait for friends, or add bots.`
       : "Everyone is here."));
@@ -562,7 +659,11 @@ function board(prev) {
 
   // dead rabbits
   const dead = h("div", { class: "spot board__dead" }, h("span", { class: "spot__label" }, "Dead rabbits"));
-  if (g.dead_rabbits.length) dead.appendChild(cardRow(g.dead_rabbits, { overlap: true, label: "Dead rabbits" }));
+  if (g.dead_rabbits.length) {
+    const row = cardRow(g.dead_rabbits, { overlap: true, label: "Dead rabbits" });
+    row.style.setProperty("--n", String(g.dead_rabbits.length));
+    dead.appendChild(row);
+  }
   else dead.appendChild(h("span", { class: "spot__count" }, "none"));
   el.appendChild(dead);
 
@@ -599,11 +700,12 @@ function board(prev) {
     el.appendChild(slot);
   }
 
-  // the last hunt, in words
-  const info = h("div", { class: "spot board__info" });
-  if (g.last_hunt) {
+  // the last hunt in which a card was played, in words (dead rabbits do not count)
+  const info = h("div", { class: "spot board__info", id: "last-hunt" });
+  const last = lastPlayedHunt(g);
+  if (last) {
     info.appendChild(h("span", { class: "spot__label" }, "Last hunt"));
-    info.appendChild(lastHuntEl(g.last_hunt));
+    info.appendChild(lastHuntEl(last));
   }
   el.appendChild(info);
   return el;
@@ -630,26 +732,63 @@ function stageBadge(g) {
     h("small", {}, "aces can't be discarded"));
 }
 
+function lastPlayedHunt(g) {
+  const played = S.hunts.filter((e) => e.rule !== "void");
+  if (played.length) return played[played.length - 1];
+  return g.last_hunt && g.last_hunt.rule !== "void" ? g.last_hunt : null;
+}
+
+/** Who caught what in a hunt: "Bruno +2, you +1", or how the rabbit escaped. */
+function huntOutcome(hunt) {
+  const names = (seat) => (seat === S.seat ? "you" : nameOf(seat));
+  const gains = hunt.points.map((p, seat) => (p ? `${names(seat)} ${signed(p)}` : null)).filter(Boolean);
+  if (hunt.rule === "void") return "dead: its dingo was discarded";
+  if (hunt.rule === "no_wolf" || hunt.rule === "ace_no_wolf") return `escaped: no wolf came (${gains.join(", ") || "no points"})`;
+  const by = hunt.caught_by !== null && hunt.caught_by !== undefined ? `caught by ${names(hunt.caught_by)}` : "hunted";
+  return `${by} (${gains.join(", ") || "no points"})`;
+}
+
 function lastHuntEl(hunt) {
   const names = (seat) => nameOf(seat);
   const rabbit = cardEl(hunt.rabbit, { size: "xs" });
-  let text;
-  if (hunt.rule === "void") text = "dead: its dingo was discarded";
-  else if (hunt.rule === "no_wolf" || hunt.rule === "ace_no_wolf") text = "escaped: no wolf came";
-  else if (hunt.caught_by !== null && hunt.caught_by !== undefined) text = `caught by ${hunt.caught_by === S.seat ? "you" : names(hunt.caught_by)}`;
-  else text = "hunted";
-  return h("div", { class: "spot", title: lineEl(huntWords(hunt, names)).textContent }, rabbit, h("span", { class: "spot__count" }, text));
+  return h("div", { class: "spot", title: lineEl(huntWords(hunt, names)).textContent }, rabbit,
+    h("span", { class: "spot__count" }, huntOutcome(hunt)));
 }
 
+/** The strip of this game's finished hunts: rank, cards played, who scored. */
+function renderHunts() {
+  const box = $("#hunts-list");
+  const count = $("#hunts-count");
+  count.textContent = S.hunts.length ? `(${S.hunts.length})` : "";
+  if (!S.hunts.length) {
+    fill(box, h("li", { class: "hunts__empty" }, "No hunt has finished yet in this game."));
+    return;
+  }
+  fill(box, S.hunts.map((hunt) => h("li", { class: "hunts__row" },
+    cardEl(hunt.rabbit, { size: "xs" }),
+    h("span", { class: "hunts__rank" }, hunt.rank === "A" ? "Aces" : rankPlural(hunt.rank)),
+    h("span", { class: "hunts__plays" }, hunt.rule === "void" ? "no cards: dead rabbit"
+      : (hunt.plays || []).map((p, i) => [i ? "; " : "", `${nameOf(p.seat)} `, p.cards.map((c) => lineEl([{ card: c }, " "]))])),
+    h("span", { class: "hunts__who" }, huntOutcome(hunt)))));
+}
+
+/**
+ * The result of a hunt, in a strip above the prompt (never over the board). It stays
+ * until the reader's next move, or 5 s when someone else (or a bot) is to move.
+ */
 function flash(hunt) {
   const el = $("#flash");
   const caught = !["no_wolf", "ace_no_wolf"].includes(hunt.rule);
-  const fresh = el.cloneNode(false);
-  fresh.className = `flash ${caught ? "flash--caught" : "flash--escaped"}`;
-  fresh.hidden = false;
-  fresh.appendChild(lineEl(huntWords(hunt, (seat) => nameOf(seat))));
-  el.replaceWith(fresh);
-  setTimeout(() => { fresh.hidden = true; }, 2400);
+  el.className = `flash ${caught ? "flash--caught" : "flash--escaped"}`;
+  fill(el, lineEl(huntWords(hunt, (seat) => nameOf(seat))));
+  el.hidden = false;
+  clearTimeout(S.flashTimer);
+  if (!isMyTurn()) S.flashTimer = setTimeout(hideFlash, 5000);
+}
+
+function hideFlash() {
+  clearTimeout(S.flashTimer);
+  $("#flash").hidden = true;
 }
 
 function resultPanel() {
@@ -679,9 +818,10 @@ function resultPanel() {
     h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num", title: "Score pile" }, "Score"),
       h("th", { class: "num", title: "Penalty pile" }, "Penalty"), h("th", { class: "num" }, "Points"), h("th", { class: "num", title: "Games won" }, "Wins"))),
     h("tbody", {}, rows)));
+  if (state.why) panel.appendChild(whyEl(r, state.why));
 
   const buttons = h("div", { class: "btn-row" });
-  const me = S.seat !== null ? state.seats[S.seat] : null;
+  const me = S.seat !== null && !S.inert ? state.seats[S.seat] : null;
   if (m.over) {
     if (me) {
       buttons.appendChild(h("button", {
@@ -709,6 +849,44 @@ function resultPanel() {
       "A rematch starts with the same seats once every player asks for it."));
   }
   return panel;
+}
+
+/**
+ * Why everyone scored what they did: the rabbits each caught (with values), each penalty
+ * card and the hunt that put it there, and the rule that decided the game. The sentences
+ * are the server's, the same the replay viewer shows (app/api/replay.py).
+ */
+function whyEl(r, why) {
+  const box = h("div", { class: "why", id: "why" }, h("h3", {}, "Why"));
+  for (let seat = 0; seat < 4; seat++) {
+    const rabbits = r.score_piles[seat].filter((c) => suitOf(c) === "D");
+    const caught = rabbits.length
+      ? ["Rabbits caught: ", ...rabbits.flatMap((c, i) => [i ? ", " : "", { card: c }, ` (${cardValue(c)})`]), "."]
+      : ["No rabbit caught."];
+    const block = h("div", { class: "why__seat", dataset: { seat: String(seat) } },
+      h("b", {}, `${nameOf(seat)} ${signed(r.scores[seat])}`), " ", lineEl(caught));
+    const penalties = r.penalty_piles[seat];
+    if (penalties.length) {
+      const list = h("ul", { class: "why__penalty" });
+      const told = new Set();
+      for (const card of penalties) {
+        const hunt = why.hunts.find((e) => e.to_penalty[seat].includes(card));
+        const key = hunt ? hunt.rank : card;
+        if (told.has(key)) continue;
+        told.add(key);
+        const cards = hunt ? hunt.to_penalty[seat] : [card];
+        list.appendChild(h("li", {}, lineEl(["Penalty ",
+          ...cards.flatMap((c, i) => [i ? " and " : "", { card: c }]),
+          ` (\u2212${pileValue(cards, { penalty: true })}): `]), hunt ? hunt.explanation : ""));
+      }
+      block.appendChild(list);
+    } else {
+      block.appendChild(document.createTextNode(" No penalty."));
+    }
+    box.appendChild(block);
+  }
+  box.appendChild(h("p", { class: "why__rule" }, why.winner));
+  return box;
 }
 
 // ---- the tray: what to do now and your hand ------------------------------------------------
@@ -770,23 +948,24 @@ function renderTray(prev) {
     handEl.className = ["hand", !isMyTurn() && "hand--waiting", S.pending && "hand--busy"].filter(Boolean).join(" ");
     for (const code of hand) {
       const action = legal.get(code);
+      // A card that cannot be played stays focusable and says why when pressed.
       handEl.appendChild(cardEl(code, {
         tag: "button",
         classes: [action ? "card--legal" : "card--illegal", !before.has(code) && "card--new"],
         attrs: {
           type: "button",
-          disabled: !action || Boolean(S.pending),
-          onclick: action ? () => playAction(action) : null,
+          "aria-disabled": !action || Boolean(S.pending) ? "true" : null,
+          onclick: () => (action ? playAction(action) : whyNot(code)),
           "aria-label": `${longName(code)}${action ? `: ${verb(action)}` : ""}`,
         },
       }));
     }
-    const target = handEl.querySelector(`[data-card="${focused}"]:not(:disabled)`)
-      || (isMyTurn() && (document.activeElement === document.body || focused) ? handEl.querySelector("button:not(:disabled)") : null);
+    const target = handEl.querySelector(`[data-card="${focused}"]`)
+      || (isMyTurn() && (document.activeElement === document.body || focused) ? handEl.querySelector(".card--legal") : null);
     if (target) target.focus({ preventScroll: true });
   }
 
-  // what you passed and received
+  // what you passed and received, in the order it happened
   const ex = $("#exchanges");
   fill(ex);
   if (g && g.passed) {
@@ -794,12 +973,102 @@ function renderTray(prev) {
       const gave = g.passed.find((p) => p.direction === direction);
       const got = g.received.find((p) => p.direction === direction);
       if (!gave && !got) continue;
-      const parts = [`Pass ${direction}: `];
-      if (gave) parts.push("you gave ", { card: gave.card }, ` to ${plainName(gave.to)}`);
-      if (gave && got) parts.push(", ");
-      if (got) parts.push(gave ? "got " : "you got ", { card: got.card }, ` from ${plainName(got.from)}`);
+      const gaveAt = S.passOrder.indexOf(`gave:${direction}`);
+      const gotAt = S.passOrder.indexOf(`got:${direction}`);
+      const gotFirst = got && (!gave || (gotAt >= 0 && (gaveAt < 0 || gotAt < gaveAt)));
+      const gaveParts = gave ? ["gave ", { card: gave.card }, ` to ${plainName(gave.to)}`] : [];
+      const gotParts = got ? ["got ", { card: got.card }, ` from ${plainName(got.from)}`] : [];
+      const [first, second] = gotFirst ? [gotParts, gaveParts] : [gaveParts, gotParts];
+      const parts = [`Pass ${direction}: you `, ...first];
+      if (second.length) parts.push(", ", ...second);
       ex.appendChild(lineEl(parts, "span", { class: "exchange" }));
     }
+  }
+}
+
+/** A card that cannot be played was pressed: the server's rules engine says why. */
+function whyNot(code) {
+  if (S.pending || S.inert) return;
+  const g = S.state.game;
+  if (!isMyTurn()) {
+    const d = g && g.decision;
+    toast(d && S.seat !== null ? `It isn't your turn: waiting for ${plainName(d.seat)}.` : "You can't play a card now.", { error: true });
+    return;
+  }
+  // Ask for the move anyway: the engine refuses it with its reason ("aces may not be discarded").
+  const kind = g.decision.kind;
+  if (kind === "play") send("play", { cards: [code] }, { game: true });
+  else send(kind, { card: code }, { game: true });
+}
+
+// ---- announcements and turn alerts -------------------------------------------------------------
+
+/** Tell screen readers what changed: the events of this state, and when it becomes your turn. */
+function announce(msg, prev, wasMyTurn) {
+  if (!prev) return;
+  const lines = (msg.events || []).map((ev) => describeEvent(ev, (seat) => nameOf(seat, msg))).filter(Boolean)
+    .map((parts) => lineEl(parts).textContent);
+  for (const info of msg.seats) {
+    const before = prev.seats[info.seat];
+    if (info.kind === "human" && before.kind === "human" && before.connected && !info.connected) lines.push(`${plainName(info.seat)} left.`);
+    if (info.kind === "human" && before.kind === "human" && !before.connected && info.connected) lines.push(`${plainName(info.seat)} is back.`);
+  }
+  if (!wasMyTurn && isMyTurn()) lines.push(`Your turn. ${$("#prompt").textContent}`);
+  if (lines.length) $("#announce").textContent = lines.slice(-4).join(" ");
+}
+
+const ALERTS = { sound: "dingo.alert.sound", notify: "dingo.alert.notify" };
+const alertOn = (kind) => { try { return localStorage.getItem(ALERTS[kind]) === "1"; } catch { return false; } };
+let audio = null;
+
+/** Your turn while the tab is hidden: a short chime (made here, no sound file) and/or a notification. */
+function turnAlert() {
+  if (!document.hidden) return;
+  const done = [];
+  if (alertOn("sound")) {
+    try {
+      audio = audio || new AudioContext();
+      const now = audio.currentTime;
+      for (const [i, freq] of [[0, 660], [1, 880]]) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.frequency.value = freq;
+        gain.gain.setValueAtTime(0.0001, now + i * 0.16);
+        gain.gain.exponentialRampToValueAtTime(0.2, now + i * 0.16 + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.16 + 0.15);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(now + i * 0.16);
+        osc.stop(now + i * 0.16 + 0.16);
+      }
+      done.push("sound");
+    } catch { /* no audio here */ }
+  }
+  if (alertOn("notify") && "Notification" in window && Notification.permission === "granted") {
+    const note = new Notification("Your turn at Dingo", { body: $("#prompt").textContent, tag: `dingo-${tableId}` });
+    note.onclick = () => { window.focus(); note.close(); };
+    done.push("notification");
+  }
+  // Kept on the page (how many, and what the last one did) so the alerts can be checked.
+  if (done.length) {
+    document.body.dataset.turnAlerts = String(Number(document.body.dataset.turnAlerts || 0) + 1);
+    document.body.dataset.turnAlert = done.join(",");
+  }
+}
+
+function setupAlerts() {
+  for (const kind of ["sound", "notify"]) {
+    const box = $(`#alert-${kind}`);
+    box.checked = alertOn(kind);
+    box.addEventListener("change", async () => {
+      let on = box.checked;
+      if (on && kind === "notify") {
+        if (!("Notification" in window)) on = false;
+        else if (Notification.permission !== "granted") on = (await Notification.requestPermission()) === "granted";
+        if (!on) toast("Notifications are blocked in this browser.", { error: true });
+      }
+      box.checked = on;
+      try { localStorage.setItem(ALERTS[kind], on ? "1" : "0"); } catch { /* not kept */ }
+    });
   }
 }
 
@@ -833,7 +1102,7 @@ function promptFor(state) {
   if (!g) {
     if (watching) return { parts: [state.seats.some((s) => s.kind === "empty") ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
     const full = state.seats.every((s) => s.kind !== "empty");
-    if (!S.host) return { parts: ["Waiting for the host to start the match."] };
+    if (!S.host || S.inert) return { parts: ["Waiting for the host to start the match."] };
     return { parts: [full ? "Everyone is here: start the match when you are ready." : "Fill every seat, then start the match."], act: full };
   }
   if (g.phase === "over") {
@@ -844,6 +1113,7 @@ function promptFor(state) {
   const d = g.decision;
   const who = d.seat;
   const names = (s) => nameOf(s);
+  if (S.inert) return { parts: ["This tab only watches: your seat is played in another tab."] };
   if (isMyTurn()) {
     if (S.pending) return { parts: ["Sending…"], act: true };
     if (d.kind === "discard") {
@@ -855,6 +1125,10 @@ function promptFor(state) {
     return { parts: huntPrompt(g, names), act: true };
   }
   const prefix = watching ? "You are watching. " : "";
+  const waiting = state.seats[who];
+  if (waiting.kind === "human" && (!waiting.connected || waiting.away)) {
+    return { parts: [`${prefix}Waiting for ${plainName(who)} (${waiting.away ? "away: a bot plays for now" : "disconnected"}).`] };
+  }
   if (d.kind === "discard") return { parts: [`${prefix}${plainName(who)} is discarding a card.`] };
   if (d.kind === "pass") return { parts: [`${prefix}${plainName(who)} is passing a card ${d.direction} to ${names(d.to) === "You" ? "you" : plainName(d.to)}.`] };
   if (g.hunt) {
@@ -922,7 +1196,7 @@ function renderScoreboard() {
 
 $("#hand").addEventListener("keydown", (e) => {
   if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
-  const cards = [...$("#hand").querySelectorAll("button:not(:disabled)")];
+  const cards = [...$("#hand").querySelectorAll("button")];
   if (!cards.length) return;
   const i = cards.indexOf(document.activeElement);
   let next = i;
@@ -948,9 +1222,11 @@ $("#chat-form").addEventListener("submit", (e) => {
 $("#copy-link").addEventListener("click", async () => {
   const ok = await copyText(`${location.origin}/t/${tableId}`);
   toast(ok ? "Link copied. Send it to your friends!" : "Copy failed: copy the address bar instead.", { error: !ok });
+  if (ok) $("#copy-link").textContent = "Copied";
 });
 
 $("#table-code").textContent = tableId;
+setupAlerts();
 renderLog();
 renderChat();
 conn.open();

@@ -35,7 +35,14 @@ export function describeEvent(ev, names) {
     case "seat_taken":
       return [`${ev.name} sat down in ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
     case "bot_added":
-      return [`A ${ev.kind === "random" ? "random" : "heuristic"} bot took ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
+      return [`${n(ev.seat)}, a bot, took ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
+    case "host_changed":
+      return [`${n(ev.seat)} ${you(ev.seat) ? "are" : "is"} the host now`,
+        ev.reason === "away" ? " (the host left)." : " (handed over)."];
+    case "seat_replaced":
+      return ev.kind
+        ? [`A bot, ${n(ev.seat)}, plays ${SEAT_LABELS[ev.seat].toLowerCase()} from now on (its player left).`]
+        : [`${SEAT_LABELS[ev.seat]} is free again.`];
     case "bot_removed":
       return [`The bot left ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
     case "match_start":

@@ -155,9 +155,98 @@ async def test_filter_by_table_and_player_with_pages(client: httpx.AsyncClient,
     assert (await client.get("/api/matches?table=tab")).json()["total"] == 0  # exact only
 
 
+def _words(record: dict[str, Any]) -> list[str]:
+    """Every word of every player's name, folded as the search folds them."""
+    return [word.casefold() for p in record["players"] for word in p["name"].split()]
+
+
+@pytest.mark.parametrize(("player", "terms"), [
+    ("Ann Bob", ["ann", "bob"]),
+    ("bob   CID dee", ["bob", "cid", "dee"]),
+    ("bob eve", ["bob", "eve"]),
+    ("émil kai", ["émil", "kai"]),
+    ("bob 100%", ["bob", "100%"]),  # % is a plain character in every word
+    ("bob %", []),
+    ("ann zed", []),
+])
+async def test_several_names_find_matches_with_all_of_them(
+        client: httpx.AsyncClient, stored: Stored, player: str, terms: list[str]) -> None:
+    page = (await client.get("/api/matches", params={"player": player, "limit": 100})).json()
+    expected = [i for i in newest_first(stored) if terms
+                and all(any(w.startswith(t) for w in _words(dict(stored)[i])) for t in terms)]
+    assert [m["id"] for m in page["items"]] == expected
+    assert page["total"] == len(expected)
+    if terms:
+        assert expected, "the case should find something"
+        # Fewer names find at least as many matches.
+        one = (await client.get("/api/matches", params={"player": terms[0]})).json()
+        assert one["total"] > len(expected) or len(terms) == 1
+
+
+@pytest.mark.parametrize("table", [
+    "tab-A", "  tab-A ", "http://test/t/tab-A", "https://dingo.example/t/tab-A?x=1#seat",
+    "dingo.example/t/tab-A/", " http://127.0.0.1:8000/t/tab-A ",
+])
+async def test_a_pasted_table_link_or_code_finds_its_matches(client: httpx.AsyncClient,
+                                                             stored: Stored, table: str) -> None:
+    page = (await client.get("/api/matches", params={"table": table, "limit": 100})).json()
+    expected = [i for i in newest_first(stored) if dict(stored)[i]["table_id"] == "tab-A"]
+    assert len(expected) == 10
+    assert [m["id"] for m in page["items"]] == expected
+    other = (await client.get("/api/matches", params={"table": "http://test/t/tab-Z"})).json()
+    assert other["total"] == 0 and other["items"] == []
+
+
+@pytest.mark.parametrize(("dates", "count"), [
+    ({"from": "2026-11-01"}, 25),
+    ({"to": "2026-11-01"}, 25),  # the whole last day is in
+    ({"from": "2026-11-01", "to": "2026-11-01"}, 25),
+    ({"from": "2026-10-01", "to": "2026-10-31"}, 0),
+    ({"from": "2026-11-02"}, 0),
+    ({"to": "2026-10-31"}, 0),
+    ({"from": "2026-11-02", "to": "2026-11-01"}, 0),  # backwards: nothing, not an error
+    ({"to": "9999-12-31"}, 25),
+])
+async def test_date_range(client: httpx.AsyncClient, dates: dict[str, str], count: int) -> None:
+    r = await client.get("/api/matches", params={**dates, "limit": 100})
+    assert r.status_code == 200, r.text
+    assert r.json()["total"] == count and len(r.json()["items"]) == count
+
+
+async def test_date_bounds_in_the_repository(app: FastAPI, stored: Stored) -> None:
+    """``ended_from`` is included and ``ended_before`` excluded, to the second."""
+    from app.db import repository
+
+    async with app.state.db_sessionmaker() as session:
+        page = await repository.list_matches(
+            session, ended_from=T0 + timedelta(minutes=5),
+            ended_before=T0 + timedelta(minutes=9), player="bob", limit=100)
+    expected = [i for i in newest_first(stored)
+                if T0 + timedelta(minutes=5) <= datetime.fromisoformat(dict(stored)[i]["ended_at"])
+                < T0 + timedelta(minutes=9) and "bob" in _words(dict(stored)[i])]
+    assert expected and [m.id for m in page.matches] == expected and page.total == len(expected)
+
+
+@pytest.mark.parametrize("params", [
+    {"offset": 25}, {"offset": 1000}, {"offset": 2**31 - 1},
+    {"offset": 40, "player": "bob"}, {"offset": 3, "table": "tab-A", "limit": 10},
+])
+async def test_paging_past_the_end_is_an_empty_page_with_the_same_total(
+        client: httpx.AsyncClient, params: dict[str, Any]) -> None:
+    filters = {k: v for k, v in params.items() if k in ("player", "table")}
+    total = (await client.get("/api/matches", params=filters)).json()["total"]
+    page = (await client.get("/api/matches", params=params)).json()
+    assert total > 0 and page["total"] == total and page["offset"] == params["offset"]
+    if params["offset"] >= total:
+        assert page["items"] == [] and page["next_offset"] is None
+    else:
+        assert page["items"] and page["offset"] + len(page["items"]) <= total
+
+
 @pytest.mark.parametrize("query", [
     "limit=0", "limit=101", "offset=-1", "limit=x", "player=", "player=%20%20", "table=",
-    "player=" + "a" * 65,
+    "player=" + "a" * 201, "table=%20", "from=2026-13-01", "to=yesterday", "from=1", "to=0",
+    "from=2026-02-30", "to=2026-1-01", "from=%202026-01-01",
 ])
 async def test_bad_list_parameters_are_422(client: httpx.AsyncClient, query: str) -> None:
     r = await client.get(f"/api/matches?{query}")

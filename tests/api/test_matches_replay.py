@@ -38,7 +38,7 @@ def hunt(rule: str, rank: str, dingo_seat: int | None, plays: list[tuple[int, li
     (hunt("void", "5", None, [], [[], [], [], []], [[], [], [], []], [0, 0, 0, 0]),
      "Void hunt: the 5♥ dingo was discarded, so the 5♦ rabbit is dead and no wolf may be "
      "played."),
-    # RULES.md, ace example 1: East plays AH, South a wolf, North the other wolf and AD.
+    # docs/rules.md, ace example 1: East plays AH, South a wolf, North the other wolf and AD.
     (hunt("ace_caught", "A", 1, [(1, ["AH"]), (2, ["AC"]), (0, ["AS"]), (0, ["AD"])],
           [["AS", "AD"], ["AH"], ["AC"], []], [[], [], [], []], [13, 3, 3, 0]),
      "Ace hunt: an ace wolf was played, so every ace played goes to its player's score pile "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -41,8 +42,8 @@ async def test_create_table_with_options_and_bots(live: Live) -> None:
     assert info["options"] == {"games_to_win": 2, "points_to_win": 50, "open_discards": True,
                                "turn_seconds": 30}
     assert [(s["kind"], s["bot"], s["name"]) for s in info["seats"]] == [
-        ("empty", None, None), ("bot", "heuristic", "Heuristic bot"), ("empty", None, None),
-        ("bot", "random", "Random bot")]
+        ("empty", None, None), ("bot", "heuristic", "Bruno"), ("empty", None, None),
+        ("bot", "random", "Dov")]
     assert live.store.tables[table_id].options["bots"] == [
         {"seat": 1, "kind": "heuristic"}, {"seat": 3, "kind": "random"}]
 
@@ -83,3 +84,39 @@ async def test_table_ids_are_random(live: Live) -> None:
 
 def test_wire_bot_kinds_are_the_engines() -> None:
     assert set(BotKind.__args__) == set(BOT_KINDS)
+
+
+@pytest.mark.parametrize("body", [b'{"games_to_win": NaN}', b'{"games_to_win": 1e999}',
+                                  b'{"games_to_win": -Infinity}', b'{"points_to_win": Infinity}',
+                                  b'{"bots": [{"seat": NaN}]}', b'[NaN, {"a": -1e999}]'])
+async def test_nan_or_infinity_in_a_body_is_a_422_that_serialises(live: Live,
+                                                                  body: bytes) -> None:
+    r = await live.http.post("/api/tables", content=body,
+                             headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    inputs = [e.get("input") for e in r.json()["detail"]]
+    assert not any(isinstance(i, float) and not math.isfinite(i) for i in inputs), r.text
+    assert any(i in ("NaN", "Infinity", "-Infinity") or isinstance(i, list | dict)
+               for i in inputs), inputs
+
+
+@pytest.mark.parametrize("content_type", [
+    "text/plain", "application/x-www-form-urlencoded", "application/xml",
+    "application/octet-stream", "multipart/form-data; boundary=x", "image/png"])
+async def test_a_body_that_is_not_utf8_under_a_non_json_type_is_a_422(live: Live,
+                                                                      content_type: str) -> None:
+    r = await live.http.post("/api/tables", content=b"\xff\xfe\x00\x80{",
+                             headers={"content-type": content_type})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["body"]
+
+
+async def test_a_body_nested_below_the_parser_limit_is_a_422(live: Live) -> None:
+    deep = b"[" * 900 + b"]" * 900
+    r = await live.http.post("/api/tables", content=b'{"bots": ' + deep + b"}",
+                             headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    deeper = b"[" * 50_000 + b"]" * 50_000  # past Python's recursion limit: not JSON to it
+    r = await live.http.post("/api/tables", content=b'{"bots": ' + deeper + b"}",
+                             headers={"content-type": "application/json"})
+    assert r.status_code in (400, 422), r.text

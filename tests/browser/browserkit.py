@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import random
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import pytest
+from serverkit import free_port
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -21,7 +28,7 @@ RANKS = "23456789TJQKA"
 MATCH_SECONDS = 120.0
 
 # Anything the player may click now: a legal card, or a hunt button.
-MOVES = ("#hand button.card--legal:not([disabled]), #play-none:not([disabled]), "
+MOVES = ("#hand button.card--legal:not([aria-disabled]), #play-none:not([disabled]), "
          "#play-both:not([disabled])")
 
 
@@ -42,8 +49,12 @@ def shot(page: Page, name: str) -> Path:
 
 def create_table(page: Page, base: str, name: str, *, games: int = 1,
                  bots: tuple[int, ...] = (1, 2, 3), timer: str = "0",
-                 open_discards: bool = False) -> str:
-    """Fill in the home page form; return the table link it shows."""
+                 open_discards: bool = False, bot_kinds: dict[int, str] | None = None) -> str:
+    """Fill in the home page form and create; return the table link the new table shows.
+
+    ``bot_kinds``: the strength picked per bot seat (a kind of ``GET /api/bots``).
+    """
+    bot_kinds = bot_kinds or {}
     page.goto(f"{base}/")
     page.fill("#name", name)
     page.fill("#games", str(games))
@@ -51,15 +62,47 @@ def create_table(page: Page, base: str, name: str, *, games: int = 1,
     page.set_checked("#open-discards", open_discards)
     for seat in range(4):
         page.set_checked(f'input[name="bot"][value="{seat}"]', seat in bots)
+        if seat in bots and seat in bot_kinds:
+            page.select_option(f'select[data-seat="{seat}"]', bot_kinds[seat])
     page.click("#create-btn")
-    page.wait_for_selector("#created:not([hidden])")
-    return page.input_value("#table-link")
+    # One click: the table opens, the creator sits down by itself, and the lobby shows the link.
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector(".seat--me")
+    return page.input_value("#lobby .link-box input")
 
 
 def go_to_table(page: Page) -> None:
-    """From the home page after creating: open the table; the creator sits down by itself."""
-    page.click("#open-table")
+    """After creating: the creator is at the table, seated (creating goes straight there)."""
     page.wait_for_selector(".seat--me")
+
+
+#: Every seat name and scoreboard heading that is cut short (its text wider than its box).
+CUT = ("[...document.querySelectorAll('.seat__name, #scoreboard-table th')]"
+       ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+
+#: Watches the board for the whole game: every "Last hunt" it shows, and whether the
+#: hunt banner ever covers the dead rabbits or the last hunt (``window.boardWatch``).
+WATCH_BOARD = """() => {
+  const seen = window.boardWatch = {lastHunts: [], overlaps: [], banners: 0};
+  const meets = (a, b) => !(a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left
+                            || b.right <= a.left);
+  new MutationObserver(() => {
+    const last = document.querySelector('#last-hunt .spot__count');
+    if (last && seen.lastHunts[seen.lastHunts.length - 1] !== last.textContent) {
+      seen.lastHunts.push(last.textContent);
+    }
+    const flash = document.querySelector('#flash');
+    if (!flash || flash.hidden) return;
+    seen.banners += 1;
+    for (const sel of ['.board__dead', '#last-hunt']) {
+      const other = document.querySelector(sel);
+      if (other && meets(flash.getBoundingClientRect(), other.getBoundingClientRect())) {
+        seen.overlaps.push(sel);
+      }
+    }
+  }).observe(document.body, {childList: true, subtree: true, attributes: true,
+                             attributeFilter: ['hidden']});
+}"""
 
 
 def hand(page: Page) -> list[str]:
@@ -143,3 +186,49 @@ def assert_no_horizontal_overflow(page: Page) -> None:
     widths = page.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert widths[0] <= widths[1], f"the page is {widths[0]}px wide in a {widths[1]}px viewport"
+
+
+SERVER_START_SECONDS = 30.0
+
+
+def _up(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=1) as res:
+            return bool(res.status == 200)
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def app_server(directory: Path, **settings: str) -> Iterator[str]:
+    """The app under uvicorn on a SQLite file in ``directory``, migrated: its base URL.
+
+    ``settings`` are environment variables (``BOT_DELAY_SECONDS="0.05"``...); the database
+    is ``directory/dingo.db`` unless ``DATABASE_URL`` is given. Stopped on exit.
+    """
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{directory / 'dingo.db'}",
+           "LOG_LEVEL": "WARNING", **settings}
+    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env, check=True,
+                   capture_output=True)
+    port = free_port()
+    log_path = directory / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",
+             "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while not _up(f"{base}/healthz"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the server did not start:\n{log_path.read_text()[-3000:]}", pytrace=False)
+        time.sleep(0.1)
+    try:
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

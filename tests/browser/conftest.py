@@ -13,41 +13,29 @@ from __future__ import annotations
 
 import os
 import random
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .browserkit import DESKTOP, ROOT, create_table, go_to_table, hand, play_match, shot, sort_key
+from .browserkit import (
+    CUT,
+    DESKTOP,
+    WATCH_BOARD,
+    app_server,
+    create_table,
+    go_to_table,
+    hand,
+    play_match,
+    shot,
+    sort_key,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                "--disable-component-update", "--disable-sync"]
-SERVER_START_SECONDS = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _up(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=1) as res:
-            return bool(res.status == 200)
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="package")
 def playwright_api(chromium_path: str) -> Iterator[Any]:
     try:
@@ -71,36 +59,11 @@ def browser(playwright_api: Any, chromium_path: str) -> Iterator[Browser]:
 @pytest.fixture(scope="package")
 def server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real app under uvicorn on a free port, with a fresh SQLite file and quick bots."""
-    tmp = tmp_path_factory.mktemp("browser-server")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'dingo.db'}",
-        "BOT_DELAY_SECONDS": "0.05",
-        "NEXT_GAME_SECONDS": "1",
-        "LOG_LEVEL": "WARNING",
-    }
-    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
-    port = _free_port()
-    log_path = tmp / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",
-             "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while not _up(f"{base}/healthz"):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"the server did not start:\n{log_path.read_text()[-3000:]}", pytrace=False)
-        time.sleep(0.1)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with app_server(tmp_path_factory.mktemp("browser-server"),
+                    BOT_DELAY_SECONDS="0.05", NEXT_GAME_SECONDS="1",
+                    # Short, so a dropped player's stand-in and the host handover can be seen.
+                    RECONNECT_GRACE_SECONDS="6") as base:
+        yield base
 
 
 @pytest.fixture
@@ -141,16 +104,17 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    seen: dict[str, Any] = {"prompts": [], "keyboard": None}
+    seen: dict[str, Any] = {"prompts": [], "keyboard": None, "why_not": None}
 
     link = create_table(page, server, "Ann")
-    shot(page, "home-created")
+    shot(page, "table-created")
     page.click("#copy-link")
     page.wait_for_selector("#copy-link:text('Copied')")
     copied = page.evaluate("navigator.clipboard.readText()")
     go_to_table(page)
     page.wait_for_selector("#start-btn:not([disabled])")
     shot(page, "table-lobby")
+    page.evaluate(WATCH_BOARD)
     page.click("#start-btn")
 
     def before_move(page: Page, moves: int) -> bool:
@@ -160,7 +124,7 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
         assert cards == sorted(cards, key=sort_key), f"hand not sorted: {cards}"
         states = page.eval_on_selector_all(
             "#hand button",
-            "els => els.map(e => [e.dataset.card, e.disabled,"
+            "els => els.map(e => [e.dataset.card, e.getAttribute('aria-disabled') === 'true',"
             " e.classList.contains('card--legal')])")
         for code, disabled, legal in states:
             assert disabled != legal, f"{code}: legal={legal} but disabled={disabled}"
@@ -172,11 +136,27 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
             seen[names[first_word]] = shot(page, names[first_word])
         if page.locator("#play-none").count() and "table-hunt" not in seen:
             seen["table-hunt"] = shot(page, "table-hunt")
+        if moves and seen["why_not"] is None and page.locator("#hand .card--illegal").count():
+            # A card that cannot be played, pressed from the keyboard, says why.
+            page.focus("#hand .card--illegal")
+            page.keyboard.press("Enter")
+            toast = page.locator(".toast--error").last
+            toast.wait_for()
+            seen["why_not"] = toast.inner_text()
+            page.wait_for_selector("#hand:not(.hand--busy)")
+        if moves == 1:
+            page.dblclick(".board__rabbits .card")
+            seen["selected_by_double_click"] = page.evaluate("getSelection().toString()")
         if moves == 0:
+            seen["announced"] = page.locator("#announce").aria_snapshot()
             # The first move by keyboard: the first legal card has the focus;
             # move along with an arrow key, then press Enter.
             assert page.evaluate("document.activeElement.classList.contains('card--legal')")
             page.keyboard.press("ArrowRight")
+            for _ in range(10):  # arrows visit every card: on to the next that can be played
+                if page.evaluate("document.activeElement.classList.contains('card--legal')"):
+                    break
+                page.keyboard.press("ArrowRight")
             chosen = page.evaluate("document.activeElement.dataset.card")
             page.keyboard.press("Enter")
             page.wait_for_function(f"!document.querySelector('#hand [data-card=\"{chosen}\"]')")
@@ -191,6 +171,16 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
         raise
     page.wait_for_selector("#record-link")
     shot(page, "table-results")
+    seen["why"] = page.inner_text("#why")
+    seen["board"] = page.evaluate("window.boardWatch")
+    seen["exchanges"] = (page.locator("#exchanges .exchange").all_inner_texts(),
+                         page.locator("#log li").all_inner_texts())
+    seen["cut"] = page.evaluate(CUT)
+    page.click("#hide-results")
+    page.click("#hunts summary")
+    seen["hunt_rows"] = page.locator("#hunts-list .hunts__row").all_inner_texts()
+    shot(page, "table-hunts")
+    page.click("#show-results")
     result = {
         "name": "Ann",
         "link": link,

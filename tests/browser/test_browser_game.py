@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
+#: What the rules engine says about a card that cannot be played now.
+WHY_NOT = (r"Aces may not be discarded\.|.+ is not a wolf of this hunt: only the "
+           r".+ of clubs and of spades may be played now\.")
+
 
 def test_a_whole_game_by_clicking_ends_on_the_scoreboard(finished_match: dict[str, Any]) -> None:
     played = finished_match
@@ -28,11 +32,52 @@ def test_a_whole_game_by_clicking_ends_on_the_scoreboard(finished_match: dict[st
     assert any(p.startswith("Pass a card") for p in prompts)
     assert "wins the match" in played["winner_line"] or "win the match" in played["winner_line"]
     rows = {row[0]: row[1:] for row in played["scoreboard"]}
-    assert rows["Game"] == ["You", "Heuristic bot 2", "Heuristic bot 3", "Heuristic bot 4"]
+    assert rows["Game"] == ["You", "Bruno", "Cleo", "Dov"]
     assert "1" in rows, "game 1 has a row of points"
     assert sorted(rows["Games won"]) == ["0", "0", "0", "1"]
     assert re.fullmatch(r"/matches/\d+", played["record_url"])
     assert "1 (now)" in played["after_rematch"], "the rematch starts again from game 1"
+
+
+def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any]) -> None:
+    seen = finished_match["seen"]
+    board = seen["board"]
+    # The last hunt is one in which a card was played, never a dead rabbit's.
+    assert board["lastHunts"], "a last hunt was shown"
+    assert not [t for t in board["lastHunts"] if "dead" in t], board["lastHunts"]
+    # The hunt banner covers neither the dead rabbits nor the last hunt.
+    assert board["banners"] > 0
+    assert board["overlaps"] == []
+    assert seen["cut"] == [], "no seat name or scoreboard heading is cut short"
+    # Thirteen hunts, 2 to ace, in the strip: rank, the cards, who scored.
+    rows = seen["hunt_rows"]
+    assert len(rows) == 13 and "\n2s\n" in rows[0] and "\nAces\n" in rows[-1]
+    # The results say why: every seat's rabbits and penalties, and the winner rule.
+    why = seen["why"]
+    for name in ("You", "Bruno", "Cleo", "Dov"):
+        assert name in why
+    assert "Rabbits caught:" in why or "No rabbit caught." in why
+    assert re.search(r"The highest score wins the game|tie", why)
+    if seen["why_not"] is not None:  # (test_browser_live_table makes sure of one)
+        assert re.fullmatch(WHY_NOT, seen["why_not"])
+    # Screen readers hear that it is your turn; a double click selects no text.
+    assert "Your turn." in seen["announced"]
+    assert seen["selected_by_double_click"] == ""
+
+
+def test_exchange_notes_read_in_the_order_things_happened(finished_match: dict[str, Any]) -> None:
+    notes, log = finished_match["seen"]["exchanges"]
+    assert len(notes) == 3
+    for note in notes:
+        m = re.fullmatch(r"Pass \w+: you (gave|got) (\S+) (?:to|from) \w+, (gave|got) (\S+) "
+                         r"(?:to|from) \w+", note)
+        assert m, note
+        gave = m[2] if m[1] == "gave" else m[4]
+        got = m[4] if m[1] == "gave" else m[2]
+        gave_at = next(i for i, line in enumerate(log) if line == f"You passed {gave} to "
+                       + line.split(" to ")[-1] and gave in line)
+        got_at = next(i for i, line in enumerate(log) if f"passed you {got}" in line)
+        assert (m[1] == "gave") == (gave_at < got_at), (note, log)
 
 
 def test_the_history_finds_the_match_and_replays_it(

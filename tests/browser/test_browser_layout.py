@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .browserkit import (
+    MOVES,
     PHONE,
     assert_no_horizontal_overflow,
     create_table,
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-YOUR_TURN = "document.querySelectorAll('#hand button.card--legal:not([disabled])').length > 0"
+# The same moves the helpers click: a card waiting for the server's answer is
+# aria-disabled, so a looser test could pass on the move just made.
+YOUR_TURN = f"document.querySelectorAll({MOVES!r}).length > 0"
 
 
 def test_phone_layout(server: str, open_page: Callable[..., Page],
@@ -54,6 +57,7 @@ def test_phone_layout(server: str, open_page: Callable[..., Page],
         page.wait_for_function(YOUR_TURN)
         assert my_turn(page)
         take_turn(page, rng)
+        page.wait_for_selector("#hand:not(.hand--busy)")
     assert_no_horizontal_overflow(page)
 
     record = finished_match["record_url"]

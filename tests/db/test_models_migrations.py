@@ -20,7 +20,7 @@ from app.db.migrate import alembic_config, run_migrations
 from app.db.models import Base, LiveTable
 from app.db.session import create_engine
 
-TABLES = {"live_tables", "table_log", "matches", "match_players", "games"}
+TABLES = {"live_tables", "table_log", "table_leases", "matches", "match_players", "games"}
 
 
 def _differences(conn: Connection) -> list[Any]:

@@ -1,6 +1,6 @@
 """Benchmark of the action log: appends per second with group commit.
 
-    python -m app.db.bench_store [--tables 50] [--seconds 5] [--url URL] [--compare]
+    python bench/store.py [--tables 50] [--seconds 5] [--url URL] [--compare]
 
 Each table is a closed loop, like a table whose players act the moment the
 previous action is announced: append an action entry, wait until it is
@@ -15,11 +15,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import platform
+import sys
 import tempfile
 import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import sqlalchemy
 from sqlalchemy.engine import make_url
@@ -73,7 +76,7 @@ def report(label: str, r: dict[str, float]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m app.db.bench_store",
+    parser = argparse.ArgumentParser(prog="python bench/store.py",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=5.0)

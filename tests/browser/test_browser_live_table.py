@@ -1,0 +1,232 @@
+"""Who is at the table and what they can do: bot names and strength, a dropped player's
+countdown, the host handover, a replaced tab, turn alerts, and creating in one click."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+
+from .browserkit import CUT, DESKTOP, PHONE, create_table, my_turn, shot, take_turn
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+
+#: Makes the page believe its tab is hidden (true) or shown (false).
+HIDDEN = "Object.defineProperty(document, 'hidden', {{configurable: true, get: () => {}}})"
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_bots_have_names_and_a_strength_the_host_picks(
+        server: str, open_page: Callable[..., Page], size: dict[str, int]) -> None:
+    page = open_page(size)
+    # The strengths on offer are the server's bot kinds.
+    page.goto(f"{server}/")
+    page.wait_for_selector('select[data-seat="1"] option', state="attached")
+    offered = page.eval_on_selector_all('select[data-seat="1"] option',
+                                        "os => os.map(o => [o.value, o.textContent])")
+    kinds = page.evaluate("fetch('/api/bots').then(r => r.json())")
+    assert offered == [[k["kind"], k["strength"]] for k in kinds]
+    assert ["random", "easy"] in offered and ["heuristic", "normal"] in offered
+
+    link = create_table(page, server, "Ann", bots=(1, 2, 3), bot_kinds={2: "random"})
+    assert page.url == link, "creating a table opens it at once"
+    names = page.eval_on_selector_all(".seat__name", "els => els.map(e => e.textContent)")
+    assert sorted(names) == ["Ann", "Bruno · bot", "Cleo · bot", "Dov · bot"]
+    assert page.inner_text('.seat[data-seat="2"] .badge--bot') == "easy"
+    assert page.inner_text('.seat[data-seat="1"] .badge--bot') == "normal"
+    assert page.get_attribute('.seat[data-seat="2"] .seat__name', "title") == \
+        "Cleo: a bot that plays easy"
+
+    # The host swaps Dov for an easy bot from the "Add bot" control.
+    page.click('.seat[data-seat="3"] button:text("Remove bot")')
+    page.wait_for_selector('.seat[data-seat="3"].seat--empty')
+    page.select_option('.seat[data-seat="3"] select.bot-kind', "random")
+    page.click('.seat[data-seat="3"] button:text("Add bot")')
+    page.wait_for_selector('.seat[data-seat="3"] .badge--bot:text("easy")')
+    assert "Dov, a bot, took seat 4." in page.inner_text("#log")
+
+    page.click("#start-btn")
+    page.wait_for_selector("#scoreboard-table")
+    assert page.evaluate(CUT) == [], "no name is cut short"
+    text = page.inner_text("body")
+    assert "Heuristi" not in text and "Random bot" not in text
+    shot(page, f"bots-{'phone' if size is PHONE else 'desktop'}")
+
+
+def test_a_dropped_player_is_counted_down_and_the_host_role_passes(
+        server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
+    ann_context = browser.new_context(viewport=DESKTOP)
+    ann = ann_context.new_page()
+    link = create_table(ann, server, "Ann", bots=(2, 3))
+    bea = open_page(PHONE)
+    bea.goto(link)
+    bea.fill("#sit-name", "Bea")
+    bea.click('.seat[data-seat="1"] button:text("Sit here")')
+    bea.wait_for_selector(".seat--me")
+    ann.wait_for_selector("#start-btn:not([disabled])")
+    ann.click("#start-btn")
+    bea.wait_for_selector("#hand .card")
+
+    ann_context.close()  # Ann's browser is gone
+    gone = bea.locator('.seat[data-seat="0"] .seat__gone')
+    gone.wait_for()
+    assert re.fullmatch(r"Ann left · a bot takes over in 0:0[0-6]", gone.inner_text())
+    shot(bea, "player-left-phone")
+    # The game comes round to Ann, and waits for her by name.
+    rng = random.Random(4)
+    while "Waiting for Ann (disconnected)" not in bea.inner_text("#prompt"):
+        if not take_turn(bea, rng):
+            bea.wait_for_timeout(40)
+    assert "discarding" not in bea.inner_text("#prompt")
+
+    # After the grace, a bot plays for Ann and Bea, seated longest of those here, is host.
+    bea.wait_for_selector("#log li:text('You are the host now (the host left).')")
+    bea.wait_for_selector(".seat--me .badge--host")
+    assert "Ann left · a bot plays for now" in bea.inner_text('.seat[data-seat="0"]')
+    # The new host gives Ann's seat to a bot for good.
+    bea.select_option('.seat[data-seat="0"] select.bot-kind', "random")
+    bea.click('.seat[data-seat="0"] button:text("Give to a bot")')
+    bea.wait_for_selector('.seat[data-seat="0"] .seat__name:text("Ada · bot")')
+    assert bea.inner_text('.seat[data-seat="0"] .badge--bot') == "easy"
+    assert "A bot, Ada, plays seat 1 from now on" in bea.inner_text("#log")
+    shot(bea, "host-handed-over-phone")
+
+
+def test_a_replaced_tab_only_watches_until_it_takes_the_seat_back(
+        server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        first = context.new_page()
+        link = create_table(first, server, "Ann", timer="60")
+        first.click("#start-btn")
+        first.wait_for_selector("#hand .card--legal")
+        first.wait_for_selector(".seat--me [data-timer]")
+
+        second = context.new_page()  # the same browser: the same seat token
+        second.goto(link)
+        second.wait_for_selector("#hand .card--legal")
+        first.wait_for_selector("#banner:not([hidden]):has-text('another window or tab')")
+        # The old tab shows the table but offers nothing to do.
+        assert first.locator("#hand .card").count() > 0
+        assert first.locator("#hand .card--legal").count() == 0
+        assert first.locator("[data-timer]").count() == 0
+        idle = "#actions button, .seat__actions button, #chat-form:visible"
+        assert first.locator(idle).count() == 0
+        assert first.inner_text("#banner-btn") == "Play here instead"
+        assert first.inner_text("#prompt").startswith("This tab only watches")
+        assert "your turn" not in first.inner_text(".seat--me")
+        shot(first, "replaced-tab")
+
+        first.click("#banner-btn")
+        first.wait_for_selector("#hand .card--legal")
+        second.wait_for_selector("#banner:not([hidden]):has-text('another window or tab')")
+        assert second.locator("#hand .card--legal").count() == 0
+    finally:
+        context.close()
+
+
+def test_your_turn_in_a_hidden_tab_chimes_and_notifies_once_turned_on(
+        server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport=DESKTOP, permissions=["notifications"])
+    try:
+        page = context.new_page()
+        create_table(page, server, "Ann")
+        assert not page.is_checked("#alert-sound") and not page.is_checked("#alert-notify")
+        page.check("#alert-sound")
+        page.check("#alert-notify")
+        page.reload()
+        page.wait_for_selector(".seat--me")
+        assert page.is_checked("#alert-sound") and page.is_checked("#alert-notify")
+        page.evaluate(HIDDEN.format("true"))
+        assert page.get_attribute("body", "data-turn-alerts") is None
+        page.click("#start-btn")
+        page.wait_for_selector("body[data-turn-alerts='1']")
+        assert page.get_attribute("body", "data-turn-alert") == "sound,notification"
+        # A visible tab is not disturbed.
+        page.evaluate(HIDDEN.format("false"))
+        rng = random.Random(1)
+        for _ in range(2):
+            page.wait_for_function("document.querySelectorAll('#hand .card--legal').length > 0")
+            assert my_turn(page)
+            take_turn(page, rng)
+            page.wait_for_selector("#hand:not(.hand--busy)")
+        assert page.get_attribute("body", "data-turn-alerts") == "1"
+    finally:
+        context.close()
+
+
+def test_a_card_that_cannot_be_played_says_why(server: str,
+                                               open_page: Callable[..., Page]) -> None:
+    """Pressed (by keyboard) on your turn, the rules engine's reason is shown.
+
+    Such a card comes up in nearly every game (an ace in a discard round, a card that
+    is not a wolf of the hunt); five games make sure of one.
+    """
+    from .test_browser_game import WHY_NOT
+
+    page = open_page()
+    create_table(page, server, "Ann", games=5)
+    page.click("#start-btn")
+    rng = random.Random(9)
+    while True:
+        assert not page.locator("#rematch-btn").count(), "five games without such a card"
+        if page.locator("#ready-btn:not([disabled])").count():
+            page.click("#ready-btn")
+        elif my_turn(page) and page.locator("#hand .card--illegal").count():
+            break
+        elif not take_turn(page, rng):
+            page.wait_for_timeout(40)
+        else:
+            page.wait_for_selector("#hand:not(.hand--busy)")
+    card = page.get_attribute("#hand .card--illegal", "data-card")
+    page.focus(f'#hand [data-card="{card}"]')
+    page.keyboard.press("Enter")
+    toast = page.locator(".toast--error").last
+    toast.wait_for()
+    assert re.fullmatch(WHY_NOT, toast.inner_text()), toast.inner_text()
+    assert page.locator(f'#hand [data-card="{card}"]').count() == 1, "nothing was played"
+    shot(page, "why-not")
+
+
+#: Dead rabbits drawn past the edge of their spot, the felt or the screen.
+DEAD_CLIPPED = """() => {
+  const row = document.querySelector('.board__dead .card-row');
+  if (!row) return [];
+  const felt = document.querySelector('#felt').getBoundingClientRect();
+  const spot = document.querySelector('.board__dead').getBoundingClientRect();
+  return [...row.querySelectorAll('.card')].map(c => c.getBoundingClientRect())
+    .filter(r => r.left < Math.max(felt.left, spot.left - 40, 0) - 0.5
+                 || r.right > Math.min(felt.right, innerWidth) + 0.5)
+    .map(r => [r.left, r.right]);
+}"""
+
+
+def test_a_whole_game_on_a_phone_shows_every_dead_rabbit_and_why(
+        server: str, open_page: Callable[..., Page]) -> None:
+    page = open_page(PHONE)
+    create_table(page, server, "Pia")
+    page.click("#start-btn")
+    rng = random.Random(5)
+    most_dead = 0
+    while not page.locator("#rematch-btn").count():
+        dead = page.locator(".board__dead .card").count()
+        if dead > most_dead:
+            most_dead = dead
+            assert page.evaluate(DEAD_CLIPPED) == [], f"{dead} dead rabbits, some clipped"
+        if not take_turn(page, rng):
+            page.wait_for_timeout(40)
+        else:
+            page.wait_for_selector("#hand:not(.hand--busy)")
+    assert page.evaluate(CUT) == []
+    assert "Why" in page.inner_text("#why")
+    shot(page, "phone-results")
+    page.click("#hide-results")
+    assert page.evaluate(DEAD_CLIPPED) == []
+    shot(page, "phone-dead-rabbits")

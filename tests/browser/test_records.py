@@ -1,0 +1,270 @@
+"""Finding things again, in Chromium: history search, not-found pages, the rules, phone layout.
+
+A server of its own, on a database filled with finished matches before it starts
+(long single-word names, names with spaces, tables and days to search by).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from matchdb import in_thread, play_match_record
+
+from .browserkit import ARTIFACTS, PHONE, app_server, shot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+DESKTOP = {"width": 1280, "height": 900}
+DAY1 = datetime(2026, 10, 3, 18, 0, tzinfo=UTC)
+DAY2 = datetime(2026, 11, 14, 20, 30, tzinfo=UTC)
+#: (table, names, ended): 24 matches, so the history has two pages of 20.
+MATCHES = [
+    ("room-ann", ("Ann", "Bea", "Cleo", "Dov"), DAY1),
+    ("room-ann", ("Ann", "Bob", "Bea", "Zoe"), DAY1 + timedelta(hours=1)),
+    ("room-xyz", ("Bea", "Carl", "Dina", "Eli"), DAY2),
+    ("room-long", ("Alexandrina", "Bartholomew", "Maximiliane", "Ann Marie Fitzgerald"), DAY2),
+] + [(f"room-{i}", ("Finn", "Gus", "Hal", "Ivy"), DAY2 + timedelta(minutes=i)) for i in range(20)]
+
+#: Text that a line break splits inside a word: for each element, the characters
+#: on both sides of a break that are not spaces (empty: no word broken).
+WORDS_BROKEN = """(selector) => [...document.querySelectorAll(selector)].flatMap((el) => {
+  const node = el.firstChild;
+  if (el.getBoundingClientRect().width <= 1) return [];  // visually hidden (screen readers)
+  if (!node || node.nodeType !== Node.TEXT_NODE) return [];
+  const text = node.textContent, range = document.createRange(), broken = [];
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(node, i); range.setEnd(node, i + 1);
+    const rect = range.getClientRects()[0];
+    if (!rect) continue;
+    if (top !== null && rect.top > top + 2 && text[i] !== " " && text[i - 1] !== " ")
+      broken.push(text.slice(0, i) + "|" + text.slice(i));
+    top = rect.top;
+  }
+  return broken;
+})"""
+
+#: How far the page scrolls sideways (0: everything fits the width).
+SIDE_SCROLL = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+async def _fill(url: str) -> list[int]:
+    from app.db.store import create_store
+
+    store = create_store(url)
+    try:
+        return [await store.finish_match(play_match_record(
+                    500 + i, table_id=table, names=names, ended_at=ended,
+                    bots=(False, False, False, False)))
+                for i, (table, names, ended) in enumerate(MATCHES)]
+    finally:
+        await store.close()
+
+
+@pytest.fixture(scope="module")
+def records(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The app under uvicorn on a database holding MATCHES: its address and the match ids."""
+    tmp = tmp_path_factory.mktemp("records-server")
+    with app_server(tmp, BOT_DELAY_SECONDS="0.05") as base:  # migrates the database
+        ids = in_thread(asyncio.run, _fill(f"sqlite+aiosqlite:///{tmp / 'dingo.db'}"))
+        yield {"base": base, "ids": ids}
+
+
+def _row_names(page: Page) -> list[set[str]]:
+    return [set(row.locator(".player__name").all_inner_texts())
+            for row in page.locator("#results .match-row").all()]
+
+
+def _search(page: Page, **fields: str) -> None:
+    for name in ("player", "table", "from", "to"):
+        page.fill(f"#{name}", fields.get(name, ""))
+    page.click("#search button[type=submit]")
+    page.wait_for_function("!document.querySelector('#results[aria-busy]')"
+                           " && location.search.length > 0")
+    page.wait_for_load_state("networkidle")
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_history_search_by_names_link_and_days(records: dict[str, Any],
+                                               open_page: Callable[..., Page],
+                                               viewport: dict[str, int], size: str) -> None:
+    page = open_page(viewport)
+    page.goto(f"{records['base']}/history")
+    page.wait_for_selector("#results .match-row")
+    assert page.inner_text("#count") == "24 matches"
+    shot(page, f"records-history-{size}")
+    assert page.evaluate(SIDE_SCROLL) == 0
+
+    _search(page, player="ann  BEA")  # both names, any case, extra spaces
+    rows = _row_names(page)
+    assert len(rows) == 2 and all({"Ann", "Bea"} <= names for names in rows), rows
+    assert page.inner_text("#count") == "2 matches found"
+    assert "player=ann" in page.url
+    shot(page, f"records-history-search-{size}")
+
+    _search(page, player="marie alex")  # a word inside a name, and a second player
+    assert _row_names(page) == [set(MATCHES[3][1])]
+
+    # A pasted table link finds that table's matches; the address keeps the code.
+    _search(page, table=f"{records['base']}/t/room-ann")
+    assert len(_row_names(page)) == 2 and "table=room-ann" in page.url
+    assert page.input_value("#table") == "room-ann"
+
+    # A range of days: only the matches that ended on DAY1.
+    _search(page, **{"from": "2026-10-01", "to": "2026-10-03"})
+    assert sorted(map(sorted, _row_names(page))) == sorted(sorted(m[1]) for m in MATCHES[:2])
+    assert page.inner_text("#count") == "2 matches found"
+    shot(page, f"records-history-days-{size}")
+
+    # Reloading the address shows the same search.
+    page.reload()
+    page.wait_for_selector("#results .match-row")
+    assert page.input_value("#from") == "2026-10-01" and len(_row_names(page)) == 2
+
+    _search(page, player="ann zoe carl")
+    assert _row_names(page) == []
+    assert "No finished match matches this search." in page.inner_text("#results")
+    assert page.evaluate(SIDE_SCROLL) == 0
+
+
+def test_history_paging_past_the_end(records: dict[str, Any],
+                                     open_page: Callable[..., Page]) -> None:
+    page = open_page(PHONE)
+    page.goto(f"{records['base']}/history?offset=200")
+    page.wait_for_selector("#last-page")
+    # The counts do not contradict the empty page: no "201-200 of 24".
+    assert page.inner_text("#count") == "24 matches"
+    assert page.inner_text("#page-info") == ""
+    assert "past the last match" in page.inner_text("#results")
+    assert page.is_disabled("#older") and page.is_enabled("#newer")
+    shot(page, "records-history-past-the-end-phone")
+    page.click("#last-page")
+    page.wait_for_selector("#results .match-row")
+    assert page.inner_text("#page-info") == "21\u201324 of 24"
+    assert "offset=20" in page.url and len(_row_names(page)) == 4
+    page.click("#newer")
+    page.wait_for_function(
+        "document.querySelector('#page-info').textContent === '1\u201320 of 24'")
+    assert page.is_disabled("#newer") and page.is_enabled("#older")
+
+
+@pytest.mark.parametrize("path", ["/nope", "/matches/abc", "/t/", "/t/abc123", "/history/x/y"])
+def test_unknown_pages_are_for_people(records: dict[str, Any], open_page: Callable[..., Page],
+                                      path: str) -> None:
+    for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = open_page(viewport)
+        response = page.goto(f"{records['base']}{path}")
+        assert response is not None and response.status == 404
+        page.wait_for_load_state("networkidle")
+        heading = page.inner_text("main h1:visible")
+        home = page.locator("main a[href='/']")
+        assert home.is_visible() and page.locator("main #history-link").is_visible()
+        if path == "/t/abc123":
+            assert heading == "This table is not open"
+            assert page.inner_text("#table-code") == "abc123"
+            assert page.get_attribute("#history-link", "href") == "/history?table=abc123"
+        else:
+            assert heading == "Page not found"
+            assert page.inner_text("#page-path") == path
+            assert page.get_attribute("#history-link", "href") == "/history"
+        assert page.evaluate(SIDE_SCROLL) == 0
+        slug = re.sub(r"\W+", "-", path).strip("-") or "root"
+        shot(page, f"records-404-{slug}-{size}")
+        page.click("#history-link")
+        page.wait_for_selector("#results > *")
+        assert page.url.endswith("/history?table=abc123" if path == "/t/abc123" else "/history")
+    # JSON stays under /api/.
+    with pytest.raises(urllib.error.HTTPError) as failed:
+        urllib.request.urlopen(f"{records['base']}/api/nope", timeout=5)
+    assert failed.value.code == 404
+    assert failed.value.headers["content-type"] == "application/json"
+    assert json.loads(failed.value.read()) == {"detail": "Not Found"}
+
+
+def test_rules_page_and_its_links(records: dict[str, Any],
+                                  open_page: Callable[..., Page]) -> None:
+    page = open_page(DESKTOP)
+    page.goto(f"{records['base']}/")
+    page.click("header a[href='/rules']")
+    page.wait_for_url("**/rules")
+    assert page.inner_text("#rules h1").startswith("Dingo")
+    assert "The ace hunt" in page.locator("#rules h2").all_inner_texts()
+    assert page.locator("#rules strong", has_text="Aces may never be discarded.").count() == 1
+    shot(page, "records-rules-desktop")
+    # The table page links to the rules too (in a new tab: the table stays open).
+    created = urllib.request.urlopen(urllib.request.Request(
+        f"{records['base']}/api/tables", data=b"{}", method="POST",
+        headers={"content-type": "application/json"}), timeout=5)
+    table_url = json.loads(created.read())["url"]
+    page.goto(f"{records['base']}{table_url}")
+    link = page.locator("header a[href='/rules']")
+    assert link.is_visible() and link.get_attribute("target") == "_blank"
+    shot(page, "records-rules-link-table-desktop")
+    phone = open_page(PHONE)
+    phone.goto(f"{records['base']}{table_url}")
+    assert phone.locator("header a[href='/rules']").is_visible()
+    shot(phone, "records-rules-link-table-phone")
+    phone.goto(f"{records['base']}/")
+    assert phone.locator("header a[href='/rules']").is_visible()
+    phone.goto(f"{records['base']}/rules")
+    assert phone.evaluate(SIDE_SCROLL) == 0
+    shot(phone, "records-rules-phone")
+    phone.screenshot(path=str(ARTIFACTS / "records-rules-phone-top.png"))
+
+
+def test_phone_match_and_replay_layout(records: dict[str, Any],
+                                      open_page: Callable[..., Page]) -> None:
+    match_id = records["ids"][3]  # the long names
+    for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = open_page(viewport)
+        page.goto(f"{records['base']}/matches/{match_id}")
+        page.wait_for_selector(".score-table")
+        shot(page, f"records-match-{size}")
+        # All four players are in view: no sideways scroll of the page or of the table.
+        assert page.evaluate(SIDE_SCROLL) == 0
+        assert page.evaluate("[...document.querySelectorAll('.table-scroll')]"
+                             ".every(e => e.scrollWidth <= e.clientWidth)")
+        width = viewport["width"]
+        heads = page.locator(".score-table .th-player").all()
+        assert len(heads) == 4
+        for head in heads:
+            box = head.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert page.evaluate(WORDS_BROKEN, ".score-table .th-player__name") == []
+        # Every name can be read whole: in its column, or in the legend above (phone).
+        shown = page.evaluate(
+            "[...document.querySelectorAll('.th-player__name, .score-legend__name')]"
+            ".filter(e => e.getBoundingClientRect().width > 1).map(e => e.textContent)")
+        assert sorted(shown) == sorted(MATCHES[3][1])
+        assert page.evaluate(WORDS_BROKEN, ".score-legend__name") == []
+
+        page.goto(f"{records['base']}/matches/{match_id}/games/1")
+        page.wait_for_selector(".rseat__name")
+        names = page.locator(".rseat__name").all_inner_texts()
+        assert sorted(names) == sorted(MATCHES[3][1])
+        assert page.evaluate(WORDS_BROKEN, ".rseat__name") == []
+        assert page.evaluate(SIDE_SCROLL) == 0
+        # Every name is shown whole (no ellipsis hiding part of it).
+        assert page.evaluate("[...document.querySelectorAll('.rseat__name')]"
+                             ".every(e => e.scrollWidth <= e.clientWidth + 1)")
+        shot(page, f"records-replay-{size}")
+
+
+def test_phone_history_rows(records: dict[str, Any], open_page: Callable[..., Page]) -> None:
+    page = open_page(PHONE)
+    page.goto(f"{records['base']}/history?player=alex")
+    page.wait_for_selector("#results .match-row")
+    assert page.evaluate(SIDE_SCROLL) == 0
+    assert page.evaluate("[...document.querySelectorAll('.player__name')]"
+                         ".every(e => e.scrollWidth <= e.clientWidth + 1)")
+    shot(page, "records-history-long-names-phone")
+
