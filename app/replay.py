@@ -21,16 +21,13 @@ ReplayLine = Callable[[str | bytes], dict[str, Any] | None]
 
 def replay_function(name: str) -> ReplayLine:
     """The one-line replay of game ``name``; ``KeyError`` if no such game."""
-    if name == "dingo":
-        from app.game.replay import replay_line
-        return replay_line
     return games.get(name).replay_line
 
 
 def main(argv: Sequence[str] | None = None, stdin: Iterable[str | bytes] | None = None,
          stdout: IO[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    known = ["dingo", *games.names()]
+    known = games.names()
     if len(args) != 1 or args[0] not in known:
         print(f"usage: python -m app.replay GAME < games.jsonl  (GAME: {', '.join(known)})",
               file=sys.stderr)

@@ -2,8 +2,7 @@
 
 Each package ``app/games/<name>/`` exposes ``GAME``, a ``contract.GameSpec``. Packages
 are imported when first asked for, so a game's rules load only where they are used.
-Dingo itself still lives in ``app.game`` and is wired into the table directly; it moves
-onto this contract with the game-contract issue.
+Dingo's rules engine lives in ``app.game``; ``app.games.dingo`` puts it on the contract.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from .contract import GameSpec
 #: game name -> the package that defines it.
 REGISTRY: dict[str, str] = {
     "bingo": "app.games.bingo",
+    "dingo": "app.games.dingo",
     "divide": "app.games.divide",
     "mate": "app.games.mate",
 }

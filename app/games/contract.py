@@ -25,7 +25,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any, Literal, Protocol
+from typing import IO, Any, Literal, Protocol, runtime_checkable
 
 JSON = dict[str, Any]
 
@@ -202,21 +202,47 @@ class MatchState(Protocol):
     def start_next_game(self) -> list[Event]:
         """Deal the next game; ``Illegal`` unless ``between_games``."""
 
+    def opening_events(self) -> list[Event]:
+        """The events of the first game's deal (``new_match`` deals it): what a table shows
+        when the match starts, as ``start_next_game`` returns them for the later games."""
+
     def view(self, seat: int | None) -> JSON:
         """Everything ``seat`` may see now, JSON-ready (``None``: a spectator, public only).
 
-        Must hold: ``"to_act"`` (sorted seats), ``"legal"`` (``legal(seat)``, ``[]`` for
-        spectators), ``"prompt"`` (plain words: who must do what), and the game's board.
+        Must hold: ``"legal"`` (``legal(seat)``, ``[]`` for spectators) and ``"prompt"``
+        (plain words: who must do what, seats as ``{0}``...), and the game's board. (Who may
+        act is ``to_act()``; the table sends it with every state.)
         After a game ends, its reveal (every hand, face-down cards) is in every view.
         """
 
     def scoreboard(self) -> JSON:
-        """The match so far, public: per game results and totals, and the match rule in
-        words (``"rule"``: e.g. "first to win 3 games")."""
+        """The match so far, public: per game results and totals, the match rule in words
+        (``"rule"``: e.g. "first to win 3 games") and ``"standing"``: per seat, the number
+        the match is decided on (games won, or points), for lists of past matches."""
+
+    def why(self) -> JSON | None:
+        """Once a game is over, why each seat scored what it did, built by the server for
+        the results panel (``None`` while a game is in progress, or when the events' ``say``
+        and the revealed view say it all)."""
 
     def record(self) -> JSON:
-        """Everything needed to store and replay this match: ``seed``, ``options`` and per
-        game its setup and its ``[seat, action]`` list."""
+        """Everything needed to store and replay this match: ``seed``, ``options`` and
+        ``games``, per game its ``setup``, its ``actions``, and once it is over its public
+        ``result`` and ``winner`` (a seat, or ``None`` for a draw)."""
+
+
+class SplitViews(Protocol):
+    """Optional, for speed: a match whose views share a large public part.
+
+    ``view(seat)`` must equal ``shared_view()`` merged with ``private_view(seat)`` (the
+    private keys win); a table then encodes the shared part once for all recipients.
+    """
+
+    def shared_view(self) -> JSON:
+        """The part of every recipient's view that is the same for all of them."""
+
+    def private_view(self, seat: int | None) -> JSON:
+        """The rest of ``seat``'s view."""
 
 
 class Bot(Protocol):
@@ -225,6 +251,19 @@ class Bot(Protocol):
 
     def choose(self, view: JSON) -> JSON:
         """One of ``view["legal"]``."""
+
+
+@runtime_checkable
+class ObservingBot(Bot, Protocol):
+    """A bot that also remembers what it has seen: before each ``choose`` the table tells
+    it every event of the current game it has not been told, in its seat's form, in order
+    (the events since the game was dealt; a new game starts a new series)."""
+
+    def observe(self, event: JSON) -> None:
+        """Take note of one event."""
+
+    def new_game(self) -> None:
+        """A new game was dealt: forget the last one's events."""
 
 
 @dataclass(frozen=True)
@@ -247,6 +286,9 @@ class GameSpec:
     playable: bool = False
     #: Bot kinds by strength, weakest first, as the home page offers them.
     bot_order: tuple[str, ...] = field(default=())
+    #: The bot kind that plays for an absent player or one out of time ("" : the
+    #: strongest of ``bot_order``).
+    stand_in: str = ""
     #: ``redeal(match, seat, rng)``: a match with the same history in which everything
     #: ``seat`` may not know (per the rules page: other hands, the stock, face-down
     #: cards; ``None``: a spectator) is dealt anew at random, consistently with what it may
@@ -258,6 +300,22 @@ class GameSpec:
 
     def check_options(self, given: Mapping[str, object]) -> JSON:
         return check_options(self.options, given)
+
+    @property
+    def stand_in_bot(self) -> str:
+        return self.stand_in or self.bot_order[-1]
+
+    def bot_kinds(self) -> list[JSON]:
+        """The bots a host may seat, weakest first, with their strength in words."""
+        words = STRENGTH_WORDS.get(len(self.bot_order), ())
+        return [{"kind": kind, "strength": words[i] if i < len(words) else kind}
+                for i, kind in enumerate(self.bot_order)]
+
+
+#: Strength words for a game's bots by how many it has (weakest first).
+STRENGTH_WORDS: dict[int, tuple[str, ...]] = {
+    1: ("normal",), 2: ("easy", "normal"), 3: ("easy", "normal", "hard"),
+    4: ("easy", "normal", "hard", "expert")}
 
 
 # --- replay-command helpers, shared by every game's ``replay_line`` -----------------------

@@ -742,7 +742,7 @@ class BingoMatch:
         self._first_leader = self._rng.randrange(2)
         self._setups = list(setups or [])
         self.deals: list[Deal] = []
-        self._new_deal()
+        self._opening = self._new_deal()
 
     def _next_setup(self) -> Setup:
         index = len(self.deals)
@@ -830,6 +830,14 @@ class BingoMatch:
         return {"type": "match_over", "totals": t, "winner": winner,
                 "say": f"{seat_ref(winner)} wins the match, {max(t)} game points to {min(t)}."}
 
+    def opening_events(self) -> list[Event]:
+        return list(self._opening)
+
+    def why(self) -> JSON | None:
+        """The deal's ``why`` lines (how it ended and what each seat scored), once over."""
+        r = self.deal.result
+        return None if r is None else {"lines": list(r.why), "say": r.say}
+
     def start_next_game(self) -> list[Event]:
         if not self.between_games:
             raise Illegal("the next deal starts only after a deal has ended, before the "
@@ -865,13 +873,16 @@ class BingoMatch:
             rows.append({"deal": index + 1, "leader": d.setup.leader, "trump": d.trump,
                          "game_points": list(d.game_points()),
                          "result": d.summary() if d.over else None})
-        return {"games": rows, "totals": self.totals(), "rule": RULE, "target": TARGET,
+        return {"games": rows, "totals": self.totals(), "standing": self.totals(),
+                "rule": RULE, "target": TARGET,
                 "over": self.over, "winner": self.winner}
 
     def record(self) -> JSON:
         return {"game": "bingo", "seed": self.seed, "options": dict(self.options),
                 "games": [{"setup": d.setup.to_dict(),
-                           "actions": [[s, dict(a)] for s, a in d.actions]}
+                           "actions": [[s, dict(a)] for s, a in d.actions],
+                           "result": d.summary() if d.over else None,
+                           "winner": None if d.result is None else d.result.winner}
                           for d in self.deals]}
 
     @classmethod

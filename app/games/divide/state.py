@@ -231,6 +231,7 @@ class Game:
             "wins": list(self.wins),
             "winner": self.winner,
             "over": self.over,
+            "result": {"winner": self.winner, "wins": list(self.wins)} if self.over else None,
         }
 
 
@@ -269,6 +270,7 @@ class DivideMatch:
         self.draws = 0
         self._winner: int | None = None
         self._start_game()
+        self._opening = self._game_start_event()
 
     @classmethod
     def replay(cls, seed: int, options: Mapping[str, Any],
@@ -336,6 +338,15 @@ class DivideMatch:
         if not self.game.over:
             raise Illegal("the current game is not over yet")
         self._start_game()
+        return self._game_start_event()
+
+    def opening_events(self) -> list[Event]:
+        return list(self._opening)
+
+    def why(self) -> JSON | None:
+        return None  # the battle events' ``say`` and the revealed view tell it all
+
+    def _game_start_event(self) -> list[Event]:
         number = len(self.games)
         return [Event({"type": "game_start", "number": number,
                        "hands": [list(h) for h in self.game.dealt],
@@ -386,6 +397,7 @@ class DivideMatch:
             "deck": self.deck,
             "game_wins": list(self.wins),
             "draws": self.draws,
+            "standing": list(self.wins),
             "games": games,
             "winner": self.winner,
             "over": self.over,

@@ -506,7 +506,7 @@ class MateMatch:
         self._deals = (deal(rng, self.first_dealer), deal(rng, 1 - self.first_dealer))
         self._setups = list(setups or [])
         self.games: list[Game] = []
-        self._new_game()
+        self._opening = self._new_game()
 
     def _setup(self, index: int) -> tuple[tuple[int, int], int]:
         if index < len(self._setups):
@@ -581,6 +581,12 @@ class MateMatch:
                    f"({max(t)} to {min(t)}).")
         return {"type": "match_over", "totals": t, "winner": winner, "say": say}
 
+    def opening_events(self) -> list[Event]:
+        return list(self._opening)
+
+    def why(self) -> JSON | None:
+        return None  # the game_over event's ``say`` and the revealed view tell it all
+
     def start_next_game(self) -> list[Event]:
         if not self.between_games:
             raise Illegal("the next game starts only after a game has ended, before the "
@@ -623,7 +629,7 @@ class MateMatch:
                          "scores": None if g.result is None else list(g.result.scores),
                          "result": None if g.result is None else g.result.to_dict()})
         t = self.totals()
-        return {"games": rows, "totals": t, "rule": RULE, "over": self.over,
+        return {"games": rows, "totals": t, "standing": t, "rule": RULE, "over": self.over,
                 "winner": self.winner, "margin": abs(t[0] - t[1]) if self.over else None}
 
     def record(self) -> JSON:
@@ -631,7 +637,10 @@ class MateMatch:
                 "first_dealer": self.first_dealer,
                 "games": [{"setup": {"hands": [mask_codes(h) for h in g.dealt],
                                      "leader": g.leader},
-                           "actions": [[s, dict(a)] for s, a in g.actions]}
+                           "actions": [[s, dict(a)] for s, a in g.actions],
+                           "result": None if g.result is None else g.result.to_dict(),
+                           "winner": None if g.result is None or g.result.mated is None
+                           else 1 - g.result.mated}
                           for g in self.games]}
 
     @classmethod

@@ -1,0 +1,224 @@
+"""Dingo (four players, from Cleveland) on the game contract.
+
+The rules engine stays in ``app.game`` (its replay command, ``python -m app.game.replay``,
+is a stable contract, and its views and events are what Dingo's browsers already
+read); this package is the thin layer that lets the table, storage and the replay
+command treat Dingo like every other game. The rules: ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from app.game import Action, Match, MatchOptions, codes, make_bot
+from app.game import Event as DingoEvent
+from app.game.determinize import sample
+from app.game.replay import replay_line
+
+from ..contract import JSON, Event, GameSpec, Illegal, Malformed, MatchState, Option, shown
+from .narration import PLACEHOLDERS, explain_hunt, explain_winner
+
+OPTIONS: tuple[Option, ...] = (
+    Option("games_to_win", "Games to win",
+           "The match ends when a player has won this many games.", "int", 5, 1, 50),
+    Option("points_to_win", "Points to win",
+           "Or the match ends when a player's total reaches this many points.",
+           "int", None, 1, 1000, optional=True),
+    Option("open_discards", "Open discards",
+           "Everyone may look through the discard pile (house rule).", "bool", False),
+)
+#: The fields of a Dingo action besides ``type`` (the seat comes from the table).
+ACTION_FIELDS = frozenset({"type", "card", "cards", "seat"})
+
+_VERBS = {"discard": "discard a card", "pass": "pass a card", "play": "play in the hunt"}
+
+
+def _event(e: DingoEvent) -> Event:
+    """The engine's event in the contract's form (one private form for its seats)."""
+    private = e.private
+    return Event(e.public, None if private is None else {s: private for s in e.private_seats})
+
+
+class DingoMatch:
+    """A match of Dingo (``app.game.Match``) seen through the contract."""
+
+    def __init__(self, seed: int, options: Mapping[str, Any]) -> None:
+        self.inner = Match(seed, MatchOptions(
+            games_to_win=options.get("games_to_win", 5),
+            points_to_win=options.get("points_to_win"),
+            open_discards=bool(options.get("open_discards", False))))
+        #: This game's hunt results (public forms), for ``why``.
+        self._hunts: list[JSON] = []
+
+    @property
+    def over(self) -> bool:
+        return self.inner.over
+
+    @property
+    def between_games(self) -> bool:
+        return self.inner.between_games
+
+    @property
+    def winner(self) -> int | None:
+        return self.inner.winner
+
+    def to_act(self) -> frozenset[int]:
+        seat = self.inner.game.to_act
+        return frozenset() if seat is None else frozenset((seat,))
+
+    def legal(self, seat: int) -> list[JSON]:
+        game = self.inner.game
+        if game.to_act != seat:
+            return []
+        return [a.to_dict() for a in game.legal_actions()]
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        if not isinstance(action, Mapping):
+            raise Malformed(f"an action is an object with a type, not {shown(action)}")
+        extra = sorted(set(action) - ACTION_FIELDS)
+        if extra:
+            raise Malformed(f"a Dingo action has no field {extra[0]!r}")
+        if action.get("seat", seat) != seat:
+            raise Malformed("the seat is not part of an action: the table knows who sent it")
+        if self.inner.game.over:
+            raise Illegal("no game is in progress")
+        events = self.inner.apply(Action.from_dict({**action, "seat": seat}))
+        self._hunts += [e.public for e in events if e.kind == "hunt_result"]
+        return [_event(e) for e in events]
+
+    def start_next_game(self) -> list[Event]:
+        events = self.inner.start_next_game()
+        self._hunts = []
+        return [_event(e) for e in events]
+
+    def opening_events(self) -> list[Event]:
+        return [_event(self.inner.game_start_event())]
+
+    # -- views ------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> JSON:
+        return {**self.shared_view(), **self.private_view(seat)}
+
+    def shared_view(self) -> JSON:
+        return self.inner.game.shared_view()
+
+    def private_view(self, seat: int | None) -> JSON:
+        # A spectator's form has no ``legal`` in the engine; the contract gives every view one.
+        return {"legal": [], **self.inner.game.private_view(seat), "prompt": self._prompt(seat)}
+
+    def _prompt(self, seat: int | None) -> str:
+        game = self.inner.game
+        if game.over:
+            return "The game is over."
+        acting = game.to_act
+        assert acting is not None and game.decision is not None
+        verb = _VERBS[game.decision]
+        return f"You must {verb}." if acting == seat else f"{{{acting}}} must {verb}."
+
+    def scoreboard(self) -> JSON:
+        summary = self.inner.summary()
+        options = self.inner.options
+        rule = f"first to win {options.games_to_win} game{'s' if options.games_to_win > 1 else ''}"
+        if options.points_to_win is not None:
+            rule += f", or to {options.points_to_win} points"
+        return {**summary, "rule": rule, "standing": summary["game_wins"]}
+
+    def why(self) -> JSON | None:
+        """Every hunt of the finished game in words, and the rule that decided it."""
+        game = self.inner.game
+        if not game.over:
+            return None
+        return {"hunts": [{k: e[k] for k in ("rank", "rabbit", "rule", "dingo_seat", "to_score",
+                                              "to_penalty", "points")}
+                          | {"explanation": explain_hunt(e, PLACEHOLDERS)} for e in self._hunts],
+                "winner": explain_winner(game.result(), PLACEHOLDERS)}
+
+    def record(self) -> JSON:
+        match = self.inner
+        return {
+            "game": "dingo", "seed": match.seed, "options": match.options.to_dict(),
+            "games": [{"setup": {"dealer": g.dealer, "seed": g.seed,
+                                 "hands": [codes(h) for h in g.initial_hands]},
+                       "actions": [a.to_dict() for a in g.actions],
+                       "result": None if g.scores is None else {"scores": g.scores,
+                                                                "tie_break": g.tie_break},
+                       "winner": g.winner}
+                      for g in match.games],
+            "game_wins": list(match.game_wins), "totals": list(match.totals),
+            "winner": match.winner,
+        }
+
+
+def new_match(seed: int, options: JSON) -> DingoMatch:
+    return DingoMatch(seed, options)
+
+
+def _ours(match: MatchState) -> DingoMatch:
+    if not isinstance(match, DingoMatch):
+        raise TypeError("not a Dingo match")
+    return match
+
+
+def invariants(match: MatchState) -> None:
+    """All 52 cards are somewhere, once (``location_of_every_card`` raises on a double)."""
+    places = _ours(match).inner.game.location_of_every_card()
+    assert len(places) == 52, f"{52 - len(places)} cards are missing"
+
+
+def redeal(match: MatchState, seat: int | None, rng: random.Random) -> DingoMatch:
+    """The same match with the current game's hidden cards dealt anew for ``seat``.
+
+    ``app.game.determinize.sample`` deals everything ``seat`` cannot see consistently
+    with its view (the search bot's determinization). A spectator's view has no hand,
+    so for ``None`` the seat to act's view is the base: it knows more, not less.
+    """
+    ours = _ours(match)
+    game = ours.inner.game
+    if game.over:
+        return ours
+    base = seat if seat is not None else (game.to_act or 0)
+    again = DingoMatch.__new__(DingoMatch)
+    again.inner = Match.__new__(Match)
+    again.inner.__dict__.update(ours.inner.__dict__)
+    again.inner.games = [*ours.inner.games[:-1], sample(game.view(base), rng)]
+    again._hunts = list(ours._hunts)
+    return again
+
+
+class DingoBot:
+    """A Dingo bot (``app.game.bots``) behind the contract's ``ObservingBot``."""
+
+    def __init__(self, kind: str, seed: int) -> None:
+        self.kind = kind
+        self.seed = seed
+        self.bot = make_bot(kind, seed)
+
+    def observe(self, event: JSON) -> None:
+        self.bot.observe(event)
+
+    def new_game(self) -> None:
+        """Dingo bots see ``game_start`` and reset themselves."""
+
+    def choose(self, view: JSON) -> JSON:
+        return self.bot.choose(view).to_dict()
+
+
+GAME = GameSpec(
+    name="dingo",
+    title="Dingo",
+    seats=4,
+    options=OPTIONS,
+    new_match=new_match,
+    bots={"random": lambda seed: DingoBot("random", seed),
+          "heuristic": lambda seed: DingoBot("heuristic", seed)},
+    replay_line=replay_line,
+    blurb="Hunt the rabbits with your wolves, keep your dingoes out of the penalty pile: "
+          "four players, seven exchanges, thirteen hunts.",
+    playable=True,
+    bot_order=("random", "heuristic"),
+    stand_in="heuristic",
+    redeal=redeal,
+    invariants=invariants,
+)
