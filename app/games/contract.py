@@ -231,6 +231,7 @@ class MatchState(Protocol):
         ``result`` and ``winner`` (a seat, or ``None`` for a draw)."""
 
 
+@runtime_checkable
 class SplitViews(Protocol):
     """Optional, for speed: a match whose views share a large public part.
 
@@ -274,6 +275,8 @@ class GameSpec:
     title: str
     seats: int
     options: tuple[Option, ...]
+    #: The ``type`` of every action the game has (the wire checks a message's type by it).
+    actions: frozenset[str]
     #: ``new_match(seed, checked_options)``: a new match; every deal comes from ``seed``.
     new_match: Callable[[int, JSON], MatchState]
     #: bot kind (e.g. "random", "heuristic", "perfect") -> ``factory(seed)``.

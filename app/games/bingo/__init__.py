@@ -113,6 +113,7 @@ GAME = GameSpec(
     title="Bingo",
     seats=2,
     options=OPTIONS,
+    actions=frozenset({"play", "declare", "close", "claim"}),
     new_match=new_match,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
     replay_line=replay_line,

@@ -210,6 +210,7 @@ GAME = GameSpec(
     title="Dingo",
     seats=4,
     options=OPTIONS,
+    actions=frozenset({"discard", "pass", "play"}),
     new_match=new_match,
     bots={"random": lambda seed: DingoBot("random", seed),
           "heuristic": lambda seed: DingoBot("heuristic", seed)},

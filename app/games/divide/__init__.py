@@ -72,6 +72,7 @@ GAME = GameSpec(
     title="Divide and Conquer",
     seats=2,
     options=OPTIONS,
+    actions=frozenset({"commit"}),
     new_match=new_match,
     bots={"random": RandomBot, "greedy": GreedyBot, "equilibrium": EquilibriumBot},
     replay_line=replay_line,

@@ -81,6 +81,7 @@ GAME = GameSpec(
     title="Mate",
     seats=2,
     options=OPTIONS,
+    actions=frozenset({"foreplace", "decline", "play"}),
     new_match=new_match,
     bots={"random": RandomBot, "greedy": GreedyBot, "perfect": PerfectBot},
     replay_line=replay_line,
