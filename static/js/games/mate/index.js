@@ -1,0 +1,480 @@
+// Mate on the table page: the game's module for the table frame (static/js/games/README.md).
+//
+// Everything drawn here comes from the server's view (app/games/mate/state.py `view()`):
+// what may be played is `view.legal`, what happened is `view.board.moves`, how a game ended
+// is `view.board.result` and its `say`. No rule of Mate is worked out in the browser. The
+// one secret of the game, which card a player foreplaced, is never in another seat's view,
+// so it cannot be drawn: the opponent's face-down card is a card back until the reveal.
+
+import { h } from "../../dom.js";
+import { cardEl, cardBack, cardName } from "../../cards.js";
+
+const RANK_WORD = { A: "ace", T: "ten", K: "king", Q: "queen", 7: "seven" };
+const SUIT_WORD = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
+const MOVES = 10; // columns of the move strip: a game has at most ten moves
+
+/** "ten of clubs" (Mate's own words: a ten, not a 10). */
+function cardWords(code) {
+  return `${RANK_WORD[code[0]] || code[0]} of ${SUIT_WORD[code[1]] || code[1]}`;
+}
+
+/** A Mate card: the shared face without Dingo's role ribbon, named in Mate's words. */
+function card(code, { size = "", tag = "div", classes = [], attrs = {} } = {}) {
+  const name = cardWords(code);
+  return cardEl(code, {
+    size, tag, classes: ["mate-card", ...classes],
+    attrs: { "aria-label": name, title: name, ...attrs },
+  });
+}
+
+function back(label, size = "") {
+  const el = cardBack({ size, label });
+  el.classList.add("mate-card", "mate-back");
+  el.setAttribute("role", "img");
+  el.title = label;
+  return el;
+}
+
+function slot(label, size = "") {
+  return h("div", { class: ["card", "card--slot", "mate-card", size && `card--${size}`], "aria-label": label, role: "img" });
+}
+
+/** A seat's name inside a sentence: "you" for the viewer, the name otherwise. */
+function nameIn(ctx, seat) {
+  return seat === ctx.seat ? "you" : ctx.name(seat);
+}
+
+/** A seat's name starting a sentence. */
+function nameStart(ctx, seat) {
+  return seat === ctx.seat ? "You" : ctx.name(seat);
+}
+
+/** Seats in screen order: the one at the top first, the bottom one (this browser's) last. */
+function screenOrder(ctx) {
+  const top = [0, 1].find((s) => ctx.position(s) === "top");
+  const first = top === undefined ? (ctx.seat === null ? 1 : 1 - ctx.seat) : top;
+  return [first, 1 - first];
+}
+
+// The server's narration names seats as {0} and {1} in the third person ("{0} scores").
+// For the viewer's own seat the verb is put in the second person ("you score") before the
+// frame's ctx.say fills in the other names. Only the grammar changes, never the facts.
+const SECOND_PERSON = {
+  scores: "score", leads: "lead", plays: "play", has: "have", wins: "win", deals: "deal",
+  does: "do", is: "are", foreplaces: "foreplace", must: "must", decides: "decide",
+};
+
+/** `text` (a server `say`) in words for this browser: names filled in, "you" for its seat. */
+function sayFor(ctx, text) {
+  if (!text) return "";
+  if (ctx.seat === null || ctx.seat === undefined) return ctx.say(text);
+  const me = ctx.seat;
+  const mine = new RegExp(`\\{${me}\\}('s\\b|\\s+(\\w+))?`, "g");
+  const out = text.replace(mine, (whole, tail, verb, at, all) => {
+    const start = at === 0 || /[.!?]\s*$/.test(all.slice(0, at));
+    const you = start ? "You" : "you";
+    if (tail === "'s") return start ? "Your" : "your";
+    if (verb) return `${you} ${SECOND_PERSON[verb] || verb}`;
+    return you;
+  });
+  return ctx.say(out);
+}
+
+const label = (text, extra = {}) => h("span", { class: "mate-label", ...extra }, text);
+
+// ---- the board -------------------------------------------------------------------------
+
+/** What a seat has done about foreplacing, in words, and its face-down card if known. */
+/** Where a seat is in the foreplace decision: "deciding…" (its turn) or "decides next". */
+function deciding(view, seat) {
+  return view.to_act.includes(seat) ? "deciding\u2026" : "decides next";
+}
+
+function faceDownTile(view, seat, ctx) {
+  const b = view.board;
+  const over = b.phase === "over";
+  const own = seat === ctx.seat;
+  const revealed = over && b.reveal ? b.reveal.foreplaced[seat] : null;
+  const code = revealed || (own ? b.face_down : null);
+  let pic;
+  let words;
+  if (code) {
+    pic = card(code, { size: "sm", classes: ["mate-facedown"], attrs: { "aria-label": `${cardWords(code)}, face down` } });
+    words = over ? "was face down" : "your face-down card";
+  } else if (b.foreplaced[seat]) {
+    pic = back(`${ctx.name(seat)}'s face-down card`, "sm");
+    words = "1 card face down";
+  } else if (b.foreplaced[seat] === false) {
+    pic = slot("no face-down card", "sm");
+    words = "no card face down";
+  } else {
+    pic = slot("not decided yet", "sm");
+    words = b.phase === "foreplace" && !b.decided[seat] ? deciding(view, seat) : "\u2014";
+  }
+  return h("div", { class: "mate-fd", dataset: { seat: String(seat) } }, pic, label(words, { class: "mate-label mate-fd__words" }));
+}
+
+/** A seat's unplayed cards (public in Mate: its hand and any face-down card, as one set). */
+function unplayedPanel(view, seat, ctx) {
+  const b = view.board;
+  // After the game the face-down card has its own tile: the row is what was left in hand.
+  const cards = (b.phase === "over" && b.reveal ? b.reveal.remaining[seat] : b.unplayed[seat]) || [];
+  const hidden = b.foreplaced[seat] && b.phase !== "over";
+  const held = b.hand_sizes[seat];
+  const count = hidden ? `${held} in hand + 1 face down` : `${held} in hand`;
+  const who = seat === ctx.seat ? "Your" : `${ctx.name(seat)}'s`;
+  const title = b.phase === "over" ? `${who} cards left` : `${who} unplayed cards`;
+  const row = h("div", { class: "mate-row mate-unplayed__cards", role: "list", "aria-label": `${title}: ${cards.map(cardWords).join(", ") || "none"}` },
+    cards.length
+      ? cards.map((c) => card(c, { size: "sm", attrs: { role: "listitem" } }))
+      : h("span", { class: "mate-none" }, "none"));
+  return h("section", { class: "mate-seatpanel", dataset: { seat: String(seat) } },
+    h("div", { class: "mate-seatpanel__head" },
+      h("h3", { class: "mate-seatpanel__title" }, title),
+      h("span", { class: "mate-count" }, count)),
+    h("div", { class: "mate-seatpanel__body" },
+      h("div", { class: "mate-unplayed" }, row,
+        hidden && seat !== ctx.seat ? h("p", { class: "mate-note" }, "One of these is face down: which one is secret until the game ends.") : null),
+      faceDownTile(view, seat, ctx)));
+}
+
+/** Both piles side by side, move by move: who led, who won, the card played again. */
+function moveStrip(b, order, ctx) {
+  const byMove = new Map(b.moves.map((m) => [m.move, m]));
+  const grid = h("div", { class: "mate-strip__grid", role: "table", "aria-label": "The moves so far: each player's pile in order" });
+  const head = [h("div", { class: "mate-strip__corner", role: "columnheader" }, "Move")];
+  for (let n = 1; n <= MOVES; n++) {
+    const now = b.phase === "play" && n === b.move;
+    head.push(h("div", { class: ["mate-strip__num", now && "mate-strip__num--now"], role: "columnheader", "aria-current": now ? "step" : null }, String(n)));
+  }
+  grid.appendChild(h("div", { class: "mate-strip__line", role: "row" }, head));
+  for (const seat of order) {
+    const cells = [h("div", { class: "mate-strip__who", role: "rowheader", title: ctx.name(seat) }, ctx.name(seat))];
+    for (let n = 1; n <= MOVES; n++) {
+      const m = byMove.get(n);
+      let code = null;
+      if (m) code = m.leader === seat ? m.lead : m.answer;
+      const led = m && m.leader === seat;
+      const won = m && m.winner === seat;
+      const again = Boolean(code) && m.repeat === seat;
+      const mated = m && b.result && b.result.mated === seat && n === b.result.move && code === null;
+      const words = [code ? cardWords(code) : null, led && "led", won && "won the move", again && "played again"].filter(Boolean).join(", ");
+      const inner = code
+        ? card(code, { size: "xs", classes: [won && "mate-won", again && "mate-again"] })
+        : h("div", { class: ["card", "card--xs", "card--slot", "mate-card", mated && "mate-slot--mated"] });
+      cells.push(h("div", {
+        class: ["mate-strip__cell", led && "mate-strip__cell--led", won && "mate-strip__cell--won"],
+        role: "cell", "aria-label": m ? `Move ${n}: ${words || (mated ? "mated" : "no card")}` : `Move ${n}`,
+      }, inner,
+      again ? h("span", { class: "mate-led mate-led--again", "aria-hidden": "true" }, "again")
+        : led ? h("span", { class: "mate-led", "aria-hidden": "true" }, "led")
+          : mated ? h("span", { class: "mate-led mate-led--mated", "aria-hidden": "true" }, "mate") : null));
+    }
+    grid.appendChild(h("div", { class: "mate-strip__line", role: "row", dataset: { seat: String(seat) } }, cells));
+  }
+  return h("section", { class: "mate-strip", "aria-label": "Piles" }, grid,
+    h("p", { class: "mate-legend" },
+      h("span", { class: "mate-legend__won" }, "gold"), " won the move \u00b7 ",
+      h("span", { class: "mate-led mate-led--inline" }, "led"), " led it"));
+}
+
+/** The multiplier for a mate now, from the server's `mate_worth`. */
+function worthEl(b, ctx, order) {
+  const w = b.mate_worth;
+  if (!w) return null;
+  const values = /\(([^()]*)\)\.?\s*$/.exec(w.say || "");
+  const parts = [...order].reverse().map((s) => `\u00d7\u202f${w.multipliers[s]} for ${nameIn(ctx, s)}`);
+  return h("div", { class: "mate-worth", title: sayFor(ctx, w.say) },
+    h("span", { class: "mate-worth__head" }, "A mate now is worth the card's value"),
+    h("span", { class: "mate-worth__mult" }, parts.join(" \u00b7 ")),
+    values ? h("span", { class: "mate-worth__values" }, `values: ${values[1]}`) : null,
+    h("span", { class: "sr-only" }, sayFor(ctx, w.say)));
+}
+
+/** The move on the table: the card led now (and the answer to come), or the last move. */
+function nowPanel(view, ctx, order) {
+  const b = view.board;
+  const panel = h("section", { class: "mate-now", "aria-label": "The move on the table" });
+  const badge = h("div", { class: "mate-movebadge" },
+    h("span", { class: "mate-movebadge__label" }, b.phase === "foreplace" ? "Before move" : "Move"),
+    h("b", { class: "mate-movebadge__n", id: "mate-move" }, String(b.move)),
+    h("span", { class: "mate-movebadge__of" }, `of ${MOVES}`));
+  panel.appendChild(badge);
+
+  const spot = (seat, code, words, opts = {}) => h("div", { class: ["mate-spot", opts.cls], dataset: { seat: String(seat) } },
+    code ? card(code, { classes: ["mate-spot__card", opts.won && "mate-won", opts.again && "mate-again"] })
+      : slot(words, ""),
+    h("span", { class: "mate-spot__who" }, words));
+
+  const cards = h("div", { class: "mate-trick" });
+  if (b.phase === "foreplace") {
+    for (const seat of order) {
+      const d = b.decided[seat];
+      const words = !d ? `${nameStart(ctx, seat)}: ${deciding(view, seat)}`
+        : b.foreplaced[seat] ? `${nameStart(ctx, seat)}: a card face down` : `${nameStart(ctx, seat)}: declined`;
+      cards.appendChild(h("div", { class: "mate-spot" },
+        d && b.foreplaced[seat] ? back(words) : slot(words),
+        h("span", { class: "mate-spot__who" }, words)));
+    }
+    panel.appendChild(cards);
+    panel.appendChild(h("p", { class: "mate-now__text" },
+      `Foreplacing: ${nameIn(ctx, b.leader)} decide${b.leader === ctx.seat ? "" : "s"} first and lead${b.leader === ctx.seat ? "" : "s"} move 1.`));
+    return panel;
+  }
+  const current = b.lead ? b.moves[b.moves.length - 1] : null;
+  const last = b.moves.length ? b.moves[b.moves.length - 1] : null;
+  let text = "";
+  if (current) {
+    const other = 1 - current.leader;
+    cards.appendChild(spot(current.leader, current.lead, `${nameStart(ctx, current.leader)} led`, { again: current.repeat === current.leader }));
+    cards.appendChild(spot(other, null, other === ctx.seat ? "your answer" : `${ctx.name(other)} to answer`, { cls: "mate-spot--waiting" }));
+  } else if (last) {
+    const first = [last.leader, 1 - last.leader];
+    for (const seat of first) {
+      const code = seat === last.leader ? last.lead : last.answer;
+      const again = last.repeat === seat;
+      let words = seat === last.leader ? `${nameStart(ctx, seat)} led` : `${nameStart(ctx, seat)} answered`;
+      if (again) words += " again";
+      if (code === null) words = b.result && b.result.mated === seat ? `${nameStart(ctx, seat)}: no answer` : words;
+      cards.appendChild(spot(seat, code, words, { won: last.winner === seat, again, cls: code === null && "mate-spot--mated" }));
+    }
+    if (b.phase === "over" && b.result) {
+      text = sayFor(ctx, b.result.say);
+    } else if (last.winner !== null && last.winner !== undefined) {
+      const next = b.to_lead;
+      text = `${nameStart(ctx, last.winner)} won move ${last.move}`
+        + (next !== null && next !== undefined ? `; ${nameIn(ctx, next)} lead${next === ctx.seat ? "" : "s"} move ${b.move}.` : ".");
+    }
+  } else {
+    const next = b.to_lead === null || b.to_lead === undefined ? b.leader : b.to_lead;
+    cards.appendChild(slot("nothing led yet"));
+    text = `${nameStart(ctx, next)} lead${next === ctx.seat ? "" : "s"} move 1.`;
+  }
+  panel.appendChild(cards);
+  if (text) panel.appendChild(h("p", { class: ["mate-now__text", b.phase === "over" && "mate-now__text--result"] }, text));
+  const worth = worthEl(b, ctx, order);
+  if (worth) panel.appendChild(worth);
+  return panel;
+}
+
+function renderBoard(view, ctx) {
+  const b = view.board;
+  const m = view.match;
+  const order = screenOrder(ctx);
+  const [top, bottom] = order;
+  const swapped = m.game_number % 2 === 0;
+  const info = h("div", { class: "mate-info" },
+    h("span", { class: "mate-info__game" }, `Game ${m.game_number} of ${m.games}`),
+    h("span", {}, swapped ? `game ${m.game_number - 1}'s hands, exchanged` : `${nameIn(ctx, m.dealer)} dealt`),
+    h("span", {}, `${nameStart(ctx, b.leader)} lead${b.leader === ctx.seat ? "" : "s"}`));
+  const board = h("div", { class: ["mate-board", `mate-board--${b.phase}`], dataset: { phase: b.phase, move: String(b.move) } },
+    info,
+    unplayedPanel(view, top, ctx),
+    b.moves.length ? moveStrip(b, order, ctx) : null,
+    nowPanel(view, ctx, order),
+    ctx.seat === null || b.phase === "over" ? unplayedPanel(view, bottom, ctx)
+      : h("section", { class: "mate-seatpanel mate-seatpanel--mine", dataset: { seat: String(bottom) } },
+        h("div", { class: "mate-seatpanel__body" }, faceDownTile(view, bottom, ctx),
+          h("span", { class: "mate-count" }, `${b.hand_sizes[bottom]} in your hand`))));
+  return board;
+}
+
+// ---- the tray: the hand and the foreplace decision ----------------------------------------
+
+function actionWords(action) {
+  if (action.type === "foreplace") return `Foreplace the ${cardWords(action.card)} face down`;
+  if (action.type === "decline") return "Decline: keep all ten cards";
+  return `Play the ${cardWords(action.card)}`;
+}
+
+function renderHand(view, ctx) {
+  const b = view.board;
+  if (!b || !b.hand || ctx.seat === null) return null;
+  const mine = ctx.myTurn && view.to_act.includes(ctx.seat);
+  const legal = mine ? view.legal : [];
+  const byCard = new Map(legal.filter((a) => a.card).map((a) => [a.card, a]));
+  const busy = Boolean(ctx.busy);
+  const go = (action) => () => { if (!ctx.busy) ctx.act(action); };
+  const deciding = legal.some((a) => a.type === "foreplace" || a.type === "decline");
+  const tray = h("div", { class: ["mate-tray", deciding && "mate-tray--deciding", busy && "mate-tray--busy"] });
+  if (deciding) {
+    const decline = legal.find((a) => a.type === "decline");
+    tray.appendChild(h("div", { class: "mate-decide" },
+      h("p", { class: "mate-decide__text" }, "Foreplace: pick the card to lay face down, or"),
+      decline ? h("button", {
+        type: "button", class: "btn btn--primary btn--small move mate-decline", id: "mate-decline",
+        "aria-disabled": busy ? "true" : null, "aria-label": actionWords(decline), onclick: go(decline),
+      }, "Decline") : null));
+  }
+  const cards = h("div", { class: ["mate-hand", !mine && "mate-hand--waiting"], style: { "--n": String(Math.max(b.hand.length, 2)) }, role: "group", "aria-label": deciding ? "Your hand: pick a card to foreplace" : "Your hand" });
+  for (const code of b.hand) {
+    const action = byCard.get(code);
+    if (action) {
+      cards.appendChild(card(code, {
+        tag: "button",
+        classes: ["move", "card--legal", action.type === "foreplace" && "mate-card--foreplace"],
+        attrs: {
+          type: "button", "aria-disabled": busy ? "true" : null, "aria-label": actionWords(action),
+          title: actionWords(action), onclick: go(action),
+        },
+      }));
+    } else {
+      cards.appendChild(card(code, {
+        classes: [mine && "card--illegal"],
+        attrs: { "aria-label": `${cardWords(code)}${mine ? ", cannot be played now" : ""}` },
+      }));
+    }
+  }
+  tray.appendChild(cards);
+  return tray;
+}
+
+// ---- seat plates -----------------------------------------------------------------------
+
+function seatBits(view, seat, ctx) {
+  const b = view.board;
+  const bits = h("div", { class: "mate-seatbits" });
+  bits.appendChild(h("span", { class: "mate-chip", title: "cards in hand" }, `${b.hand_sizes[seat]} in hand`));
+  if (b.foreplaced[seat]) bits.appendChild(h("span", { class: "mate-chip mate-chip--fd", title: "foreplaced a card face down" }, "1 face down"));
+  bits.appendChild(h("span", { class: "mate-chip mate-chip--total", title: "match total" }, `${view.match.totals[seat]} pts`));
+  void ctx;
+  return bits;
+}
+
+// ---- the scoreboard and the results --------------------------------------------------------
+
+function howWords(result, ctx) {
+  if (!result) return "";
+  if (result.mated === null || result.mated === undefined) return "draw";
+  // cardName's text is "10♣": short enough for the scoreboard
+  return `${cardName(result.card).textContent} ${result.overmate ? "overmate" : "mate"}, move ${result.move}`;
+}
+
+function scoreboardEl(match, ctx) {
+  const names = [0, 1].map((s) => ctx.name(s));
+  const rows = [];
+  const played = match.games || [];
+  const total = 4;
+  for (let i = 0; i < Math.max(total, played.length); i++) {
+    const g = played[i];
+    const deal = `deal ${Math.floor(i / 2) + 1}${i % 2 ? ", exchanged" : ""}`;
+    const head = h("th", { scope: "row" }, h("span", { class: "mate-sb__game" }, `Game ${i + 1}`),
+      h("span", { class: "mate-sb__deal" }, deal),
+      g ? h("span", { class: "mate-sb__deal" }, `${nameStart(ctx, g.leader)} lead${g.leader === ctx.seat ? "" : "s"}`) : null);
+    if (!g) {
+      rows.push(h("tr", { class: "mate-sb__future" }, head, h("td", { colspan: "2", class: "mate-sb__none" }, "to come")));
+      continue;
+    }
+    if (!g.scores) {
+      rows.push(h("tr", { class: "now" }, head, h("td", { colspan: "2", class: "mate-sb__none" }, "playing\u2026")));
+      continue;
+    }
+    const r = g.result;
+    const cells = [0, 1].map((s) => {
+      const mater = r && r.mater === s;
+      return h("td", { class: ["num", mater && "mate-sb__mater"] },
+        h("b", {}, String(g.scores[s])),
+        mater ? h("span", { class: "mate-sb__how" }, howWords(r, ctx)) : null,
+        r && r.mated === null && s === 0 ? h("span", { class: "mate-sb__how" }, "draw") : null);
+    });
+    rows.push(h("tr", { title: r ? sayFor(ctx, r.say) : null, dataset: { game: String(i + 1) } }, head, cells));
+  }
+  const totals = match.totals || [0, 0];
+  rows.push(h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"),
+    [0, 1].map((s) => h("td", { class: ["num", match.over && match.winner === s && "won"] }, String(totals[s])))));
+  const table = h("table", { class: "mate-sb", id: "mate-scoreboard" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), names.map((n, s) => h("th", { scope: "col", class: "num", dataset: { seat: String(s) } }, n)))),
+    h("tbody", {}, rows));
+  const box = h("div", { class: "mate-sb-box" }, table);
+  if (match.over) {
+    const line = match.winner === null || match.winner === undefined
+      ? `The match is a draw, ${totals[0]} to ${totals[1]}.`
+      : `${nameStart(ctx, match.winner)} ${match.winner === ctx.seat ? "win" : "wins"} the match by ${match.margin}.`;
+    box.appendChild(h("p", { class: "mate-sb__over" }, line));
+  }
+  return box;
+}
+
+function resultsEl(view, why, ctx) {
+  const b = view && view.board;
+  if (!b || !b.result) return null;
+  const r = b.result;
+  const m = view.match;
+  const box = h("div", { class: "mate-results", id: "mate-results" });
+  let head;
+  if (r.mated === null || r.mated === undefined) {
+    head = "A draw: every card was answered, nobody was mated";
+  } else {
+    head = `${nameStart(ctx, r.mater)} ${r.overmate ? "gave overmate to" : "mated"} ${nameIn(ctx, r.mated)} on move ${r.move}`;
+  }
+  box.appendChild(h("p", { class: "mate-results__head" }, head));
+  const say = h("div", { class: "mate-results__say" },
+    r.card ? card(r.card, { size: "sm", classes: ["mate-won"] }) : null,
+    h("p", { id: "mate-say" }, sayFor(ctx, r.say)));
+  box.appendChild(say);
+  const scoreRows = [0, 1].map((s) => h("tr", { dataset: { seat: String(s) } },
+    h("th", { scope: "row" }, ctx.name(s)),
+    h("td", { class: ["num", r.mater === s && "win"] }, String(r.scores[s])),
+    h("td", { class: "num" }, String(m.totals[s]))));
+  box.appendChild(h("table", { class: "grid-table result-table mate-results__table" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num" }, `Game ${m.game_number}`), h("th", { class: "num" }, `Match (${m.scores.length} of ${m.games})`))),
+    h("tbody", {}, scoreRows)));
+  if (b.reveal) {
+    const reveal = h("div", { class: "mate-reveal", "aria-label": "Every card, shown after the game" });
+    for (const s of [0, 1]) {
+      const fd = b.reveal.foreplaced[s];
+      const left = b.reveal.remaining[s] || [];
+      reveal.appendChild(h("div", { class: "mate-reveal__seat", dataset: { seat: String(s) } },
+        h("b", {}, ctx.name(s)),
+        h("div", { class: "mate-reveal__line" }, label("Face down"),
+          fd ? card(fd, { size: "xs", classes: ["mate-facedown"] }) : h("span", { class: "mate-none" }, "none")),
+        h("div", { class: "mate-reveal__line" }, label("Left in hand"),
+          left.length ? h("div", { class: "mate-row" }, left.map((c) => card(c, { size: "xs" }))) : h("span", { class: "mate-none" }, "none"))));
+    }
+    box.appendChild(reveal);
+  }
+  if (m.over) box.appendChild(h("p", { class: "mate-results__match" }, sayFor(ctx, view.prompt)));
+  else box.appendChild(h("p", { class: "mate-results__next" },
+    m.game_number % 2 === 1
+      ? `Next: game ${m.game_number + 1}, the same deal with the hands exchanged.`
+      : `Next: game ${m.game_number + 1}, a fresh deal.`));
+  void why;
+  return box;
+}
+
+// ---- the module ----------------------------------------------------------------------------
+
+export default {
+  render(view, ctx, slots) {
+    const board = slots.board;
+    const hand = slots.hand;
+    if (board) board.replaceChildren();
+    if (hand) hand.replaceChildren();
+    for (const el of Object.values(slots.seats || {})) if (el) el.replaceChildren();
+    if (!view || !view.board) return;
+    if (board) board.appendChild(renderBoard(view, ctx));
+    const tray = renderHand(view, ctx);
+    if (hand && tray) hand.appendChild(tray);
+    for (const [seat, el] of Object.entries(slots.seats || {})) {
+      const s = Number(seat);
+      if (el && (s === 0 || s === 1)) el.appendChild(seatBits(view, s, ctx));
+    }
+    // Keep the keyboard where it was: the first legal card when it is this seat's turn.
+    if (hand && ctx.myTurn && !ctx.busy && (document.activeElement === document.body || !document.activeElement)) {
+      const first = hand.querySelector("button.move");
+      if (first) first.focus({ preventScroll: true });
+    }
+  },
+
+  scoreboard(match, ctx) {
+    return scoreboardEl(match || { games: [], totals: [0, 0] }, ctx);
+  },
+
+  results(view, why, ctx) {
+    return resultsEl(view, why, ctx);
+  },
+
+  describe(event, ctx) {
+    return event && event.say ? sayFor(ctx, event.say) : null;
+  },
+};
