@@ -84,7 +84,7 @@ async def run(tables: int, actions: int, seed: int,
     while done < actions:
         for table, clients in live:
             assert table.match is not None
-            game = table.match.game
+            game = table.match.inner.game
             if game.over:
                 for client in clients:
                     if client.seat is not None and not table.seats[client.seat].ready:
@@ -102,7 +102,7 @@ async def run(tables: int, actions: int, seed: int,
     spent = time.process_time() - started
     if profile:
         profile.disable()
-    games = sum(len(table.match.games) for table, _ in live if table.match is not None)
+    games = sum(len(table.match.inner.games) for table, _ in live if table.match is not None)
     await manager.shutdown()
     return spent / actions, games
 

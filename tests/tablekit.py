@@ -29,14 +29,21 @@ from websockets.exceptions import ConnectionClosed
 from app.api.schemas import SERVER_MESSAGE
 from app.config import Settings
 from app.db.migrate import run_migrations
-from app.game import Action, Match, codes
+from app.game import Action, Match, MatchOptions, codes
+from app.games.dingo import DingoMatch
 from app.main import create_app
 from app.table.manager import TableManager
 from app.table.ports import MemoryStore
-from app.table.table import TableConfig, TableOptions
+from app.table.table import Table, TableConfig, TableOptions
 
 TIMEOUT = 10.0
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
+
+
+def dingo(table: Table) -> Match:
+    """The Dingo engine's match behind a Dingo table (for tests that look inside it)."""
+    assert isinstance(table.match, DingoMatch)
+    return table.match.inner
 
 
 # -- fakes --------------------------------------------------------------------------
@@ -128,11 +135,11 @@ def hidden_by_version(options: TableOptions, entries: list[dict[str, Any]]
                 assert match is not None
                 match.start_next_game()
             else:
-                match = Match(entry["seed"], options.match_options())
+                match = Match(entry["seed"], MatchOptions(**options.rules))
             mine = {s: set() for s in range(4)}
         elif kind == "action":
             assert match is not None
-            action = entry["action"]
+            action = {**entry["action"], "seat": entry.get("seat", entry["action"].get("seat"))}
             match.apply(Action.from_dict(action))
             if action["type"] == "discard":
                 mine[action["seat"]].add(action["card"])

@@ -2,7 +2,9 @@
 
 Client messages are parsed strictly (no coercion, no unknown fields): a field
 that is not what the protocol says is ``malformed``, and a ``seat`` can never be
-smuggled into an action. Server messages are built by ``app.table`` with
+smuggled into an action. A game action (``GameAction``) is the one open shape: its
+``type`` must be one of the table's game's action types and its fields are the
+game's, which the game checks (``app.games``). Server messages are built by ``app.table`` with
 orjson for speed; their models here document them (and the tests check every
 frame against them).
 """
@@ -13,11 +15,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
+from app import games
+from app.table.table import TURN_SECONDS_MAX, TURN_SECONDS_MIN
+
+#: The most seats any hosted game has; a table checks its own game's count.
+MAX_SEATS = 4
 IntentId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
-CardCode = Annotated[str, StringConstraints(pattern=r"^[2-9TJQKA][CDHS]$")]
-SeatIndex = Annotated[int, Field(ge=0, le=3)]
+SeatIndex = Annotated[int, Field(ge=0, le=MAX_SEATS - 1)]
 Version = Annotated[int, Field(ge=0, le=2**53)]
-BotKind = Literal["heuristic", "random"]
+#: A bot kind's name; which kinds a table has depends on its game (``GET /api/games``).
+BotKind = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,20}$")]
+GameName = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,20}$")]
 TableStatus = Literal["lobby", "playing", "between_games", "match_over"]
 
 
@@ -47,7 +55,7 @@ class Sit(_Intent):
 class AddBot(_Intent):
     type: Literal["add_bot"]
     seat: SeatIndex
-    kind: BotKind = "heuristic"
+    kind: BotKind | None = None  # None: the game's stand-in kind
 
 
 class RemoveBot(_Intent):
@@ -70,24 +78,26 @@ class ReplaceSeat(_Intent):
     kind: BotKind | None = None  # None frees the seat
 
 
-class _GameIntent(_Message):
+class GameAction(BaseModel):
+    """One game action: ``type`` and the game's own fields (the game checks them, and a
+    field it does not know is refused there). ``id`` and ``v`` are required, so a
+    retried or outdated action is never applied twice or to a position nobody saw."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    type: Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,20}$")]
     id: IntentId
     v: Version
 
-
-class Discard(_GameIntent):
-    type: Literal["discard"]
-    card: CardCode
-
-
-class Pass(_GameIntent):
-    type: Literal["pass"]
-    card: CardCode
+    @model_validator(mode="after")
+    def _no_seat(self) -> GameAction:
+        if self.model_extra and "seat" in self.model_extra:
+            raise ValueError("the seat is not part of an action: the table knows who sent it")
+        return self
 
 
-class Play(_GameIntent):
-    type: Literal["play"]
-    cards: Annotated[list[CardCode], Field(max_length=2)]
+GAME_ACTION: TypeAdapter[GameAction] = TypeAdapter(GameAction)
+#: Every game action type of every hosted game (a table accepts its own game's only).
+GAME_TYPES = frozenset().union(*(games.get(name).actions for name in games.names()))
 
 
 class Ready(_Intent):
@@ -108,14 +118,15 @@ class Sync(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Sit | AddBot | RemoveBot | Start | Discard | Pass | Play | Ready | Rematch | Chat
-    | Sync | MakeHost | ReplaceSeat,
+    Hello | Sit | AddBot | RemoveBot | Start | Ready | Rematch | Chat | Sync | MakeHost
+    | ReplaceSeat,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = frozenset({"hello", "sit", "add_bot", "remove_bot", "start", "discard", "pass",
-                          "play", "ready", "rematch", "chat", "sync", "make_host",
-                          "replace_seat"})
+#: The table's own message types (game actions are ``GameAction``).
+CLIENT_TYPES = frozenset({"hello", "sit", "add_bot", "remove_bot", "start", "ready", "rematch",
+                          "chat", "sync", "make_host", "replace_seat"})
+assert not CLIENT_TYPES & GAME_TYPES, "a game action type is also a table message type"
 
 
 # -- server -> client ---------------------------------------------------------------
@@ -156,15 +167,17 @@ class BotKindInfo(_Message):
     strength: str
 
 
-class TableOptionsPublic(_Message):
-    games_to_win: int
-    points_to_win: int | None
-    open_discards: bool
+class TableOptionsPublic(BaseModel):
+    """The game's options (``GET /api/games`` lists them) and the turn timer."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
     turn_seconds: float | None
 
 
 class TableInfo(_Message):
     id: str
+    game: str
+    title: str
     status: TableStatus
     options: TableOptionsPublic
     match_id: int | None
@@ -173,7 +186,8 @@ class TableInfo(_Message):
 
 
 class TimerInfo(_Message):
-    seat: SeatIndex
+    seat: SeatIndex  # the first of ``seats``
+    seats: list[SeatIndex]  # the people whose time runs (several when they decide at once)
     deadline: float
     server_time: float
 
@@ -182,11 +196,14 @@ class State(_Message):
     type: Literal["state"]
     v: int
     table: TableInfo
-    seats: Annotated[list[SeatPublic], Field(min_length=4, max_length=4)]
-    match: dict[str, Any] | None  # the engine's Match.summary()
-    game: dict[str, Any] | None  # the engine's Game.view(your seat)
+    seats: Annotated[list[SeatPublic], Field(min_length=2, max_length=MAX_SEATS)]
+    #: The seats that may act now (several for a simultaneous decision).
+    to_act: list[SeatIndex]
+    match: dict[str, Any] | None  # the game's MatchState.scoreboard()
+    game: dict[str, Any] | None  # the game's MatchState.view(your seat)
     timer: TimerInfo | None
-    #: Once a game is over: every hunt with the rule in words, and the winner rule.
+    #: Once a game is over: the game's MatchState.why() with names filled in (Dingo:
+    #: every hunt with the rule in words, and the winner rule).
     why: dict[str, Any] | None
     events: list[dict[str, Any]]
     #: Only in the answer to ``hello`` or ``sync``: the current game's events so far.
@@ -227,18 +244,25 @@ SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 class BotSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)  # `"seat": false` is no seat
     seat: SeatIndex
-    kind: BotKind = "heuristic"
+    kind: BotKind | None = None  # None: the game's stand-in kind
 
 
 class TableCreate(BaseModel):
-    """Options of a new table; every field has a default."""
+    """Options of a new table; every field has a default.
+
+    ``options`` are the game's own (``GET /api/games``: names, limits, defaults); the
+    game checks them. Dingo's three options may also be given at the top level, as
+    before other games came.
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True)  # no bools or strings as numbers
-    games_to_win: Annotated[int, Field(ge=1, le=50)] = 5
-    points_to_win: Annotated[int, Field(ge=1, le=1000)] | None = None
-    open_discards: bool = False
-    turn_seconds: Annotated[int, Field(ge=5, le=600)] | None = None
-    bots: Annotated[list[BotSpec], Field(max_length=4)] = []
+    game: GameName = "dingo"
+    options: Annotated[dict[str, int | bool | str | None], Field(max_length=20)] = {}
+    games_to_win: int | None = None
+    points_to_win: int | None = None
+    open_discards: bool | None = None
+    turn_seconds: Annotated[int, Field(ge=TURN_SECONDS_MIN, le=TURN_SECONDS_MAX)] | None = None
+    bots: Annotated[list[BotSpec], Field(max_length=MAX_SEATS)] = []
 
     @model_validator(mode="after")
     def _distinct_bot_seats(self) -> TableCreate:
@@ -257,8 +281,37 @@ class TableCreated(BaseModel):
 class TablePublic(BaseModel):
     table_id: str
     url: str
+    game: str
+    title: str
     options: TableOptionsPublic
     status: TableStatus
     seats: list[SeatPublic]
     spectators: int
     match_id: int | None
+
+
+class OptionInfo(BaseModel):
+    name: str
+    title: str
+    description: str
+    kind: Literal["int", "bool", "choice"]
+    default: int | bool | str | None
+    minimum: int | None
+    maximum: int | None
+    choices: list[int | str]
+    optional: bool
+
+
+class GameInfo(BaseModel):
+    """A hosted game, as the home page offers it."""
+
+    name: str
+    title: str
+    seats: int
+    blurb: str
+    #: Complete (rules, client module, tests): only these can be chosen for a table.
+    playable: bool
+    options: list[OptionInfo]
+    bots: list[BotKindInfo]
+    #: The bot kind that plays for an absent player or one out of time.
+    stand_in: str

@@ -8,10 +8,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import FileResponse
 
-from app.api.schemas import TableCreate, TableCreated, TablePublic
+from app import games
+from app.api.schemas import GameInfo, TableCreate, TableCreated, TablePublic
 from app.config import Settings
+from app.games.contract import GameError, GameSpec
 from app.table.manager import TableManager
-from app.table.table import Table, TableConfig, TableOptions, bot_kinds
+from app.table.table import Table, TableConfig, TableOptions
 
 router = APIRouter(tags=["tables"])
 
@@ -47,25 +49,69 @@ def _table(tables: TableManager, table_id: str) -> Table:
     return table
 
 
+#: Dingo's options as top-level fields of a create body (from before other games came).
+DINGO_FIELDS = ("games_to_win", "points_to_win", "open_discards")
+
+
+def _refuse(message: str) -> HTTPException:
+    return HTTPException(422, detail={"code": "malformed", "message": message})
+
+
+def _game(name: str) -> GameSpec:
+    if name not in games.REGISTRY:
+        raise _refuse(f"unknown game {name!r}: expected one of {', '.join(games.names())}")
+    return games.get(name)
+
+
 @router.post("/api/tables", status_code=201,
-             responses={400: {"description": "The body is not valid JSON"}})
+             responses={400: {"description": "The body is not valid JSON"},
+                        422: {"description": "An option the game does not accept"}})
 async def create_table(body: TableCreate, tables: TablesDep) -> TableCreated:
     """Open a table; the answer's `host_token` is shown only this once."""
-    options = TableOptions(
-        games_to_win=body.games_to_win,
-        points_to_win=body.points_to_win,
-        open_discards=body.open_discards,
-        turn_seconds=body.turn_seconds,
-        bots=tuple((b.seat, b.kind) for b in body.bots),
-    )
+    spec = _game(body.game)
+    if not spec.playable:
+        raise _refuse(f"{spec.title} cannot be played here yet")
+    rules: dict[str, Any] = dict(body.options)
+    for name in DINGO_FIELDS:
+        value = getattr(body, name)
+        if value is None:
+            continue
+        if body.game != "dingo":
+            raise _refuse(f"{name} is an option of Dingo; give {spec.title}'s in options")
+        if name in rules:
+            raise _refuse(f"{name} is given twice")
+        rules[name] = value
+    bots = []
+    for bot in body.bots:
+        if bot.seat >= spec.seats:
+            raise _refuse(f"{spec.title} has seats 0 to {spec.seats - 1}")
+        if bot.kind is not None and bot.kind not in spec.bots:
+            raise _refuse(f"bot kind must be one of {', '.join(spec.bot_order)}")
+        bots.append((bot.seat, bot.kind or spec.stand_in_bot))
+    try:
+        options = TableOptions(body.game, rules, body.turn_seconds, tuple(bots))
+    except GameError as e:
+        raise _refuse(str(e)) from None
     table, host_token = await tables.create(options)
     return TableCreated(table_id=table.id, url=f"/t/{table.id}", host_token=host_token)
 
 
+@router.get("/api/games")
+async def read_games() -> list[GameInfo]:
+    """The hosted games, Dingo first: seats, options (limits, defaults, descriptions),
+    bots by strength, and whether a table can be opened for it yet (``playable``)."""
+    names = sorted(games.names(), key=lambda n: (n != "dingo", n))
+    return [GameInfo.model_validate({
+        "name": spec.name, "title": spec.title, "seats": spec.seats, "blurb": spec.blurb,
+        "playable": spec.playable, "options": [o.to_dict() for o in spec.options],
+        "bots": spec.bot_kinds(), "stand_in": spec.stand_in_bot})
+        for spec in map(games.get, names)]
+
+
 @router.get("/api/bots")
-async def read_bot_kinds() -> list[dict[str, str]]:
-    """The bot kinds a host may seat, weakest first: ``kind`` and ``strength`` in words."""
-    return bot_kinds()
+async def read_bot_kinds(game: str = "dingo") -> list[dict[str, Any]]:
+    """A game's bot kinds, weakest first: ``kind`` and ``strength`` in words."""
+    return _game(game).bot_kinds()
 
 
 @router.get("/api/tables/{table_id}", responses=UNKNOWN_TABLE)

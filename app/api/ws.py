@@ -21,8 +21,10 @@ from pydantic import TypeAdapter, ValidationError
 from app.api.schemas import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
+    GAME_ACTION,
     Chat,
     ClientMessage,
+    GameAction,
     Hello,
     IntentId,
     Sync,
@@ -247,7 +249,7 @@ async def _read(websocket: WebSocket, table: Table, client: Client, settings: Se
 
 
 async def _handle(raw: str | bytes, table: Table, client: Client, metrics: Metrics) -> None:
-    parsed = _parse(raw)
+    parsed = _parse(raw, table.game.actions)
     if isinstance(parsed, Refusal):
         _refuse(client, metrics, parsed.code, parsed.message, parsed.intent_id)
         return
@@ -272,8 +274,11 @@ class Refusal(NamedTuple):
     intent_id: str | None = None
 
 
-def _parse(raw: str | bytes) -> tuple[ClientMessage, str | None] | Refusal:
+def _parse(raw: str | bytes, game_types: frozenset[str] = frozenset()
+           ) -> tuple[ClientMessage | GameAction, str | None] | Refusal:
     """A frame as a validated client message (and its id), or the refusal to answer.
+
+    ``game_types``: the action types of the table's game, parsed as ``GameAction``.
 
     Nothing in a refusal is built from the frame's content except a well-formed id
     and the first characters of a string ``type``: any shape, depth or size of JSON
@@ -292,10 +297,11 @@ def _parse(raw: str | bytes) -> tuple[ClientMessage, str | None] | Refusal:
     if not isinstance(kind, str):
         return Refusal("unknown_type", f"type must be a string, not {_json_type(kind)}",
                        intent_id)
-    if kind not in CLIENT_TYPES:
+    if kind not in CLIENT_TYPES and kind not in game_types:
         return Refusal("unknown_type", f"unknown message type {kind[:20]!r}", intent_id)
     try:
-        message = CLIENT_MESSAGE.validate_python(data)
+        message: ClientMessage | GameAction = (
+            CLIENT_MESSAGE if kind in CLIENT_TYPES else GAME_ACTION).validate_python(data)
     except ValidationError as e:
         first = e.errors(include_url=False, include_input=False, include_context=False)[0]
         where = ".".join(str(part)[:40] for part in first["loc"][1:]) or "message"

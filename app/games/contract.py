@@ -277,6 +277,11 @@ class GameSpec:
     options: tuple[Option, ...]
     #: The ``type`` of every action the game has (the wire checks a message's type by it).
     actions: frozenset[str]
+    #: ``read_action(action, checked_options)``: the action codec's check of a wire-form
+    #: action's shape, whatever the state (``Malformed`` with the reason, e.g. "not a
+    #: card"); ``apply`` checks it again with the rules. A table refuses a malformed
+    #: action before asking whether it is in time.
+    read_action: Callable[[object, JSON], object]
     #: ``new_match(seed, checked_options)``: a new match; every deal comes from ``seed``.
     new_match: Callable[[int, JSON], MatchState]
     #: bot kind (e.g. "random", "heuristic", "perfect") -> ``factory(seed)``.

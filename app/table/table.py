@@ -1,4 +1,9 @@
-"""A live table: four seats, the authoritative match, a version, timers and the fan-out.
+"""A live table of any hosted game: its seats, the authoritative match, a version, timers
+and the fan-out.
+
+The table knows no game's rules: it talks to its game through the contract
+(``app.games.contract``): ``GameSpec`` for the seats, options and bots, ``MatchState``
+for the match. The game is chosen when the table is created (``TableOptions.game``).
 
 A table is a fold of its append-only log. Every accepted change becomes a log
 entry that goes through ``_fold`` — the same function ``restore`` replays —
@@ -7,7 +12,7 @@ All of it happens under the table's lock, so nobody is ever shown a state that
 is not yet durable.
 
 What a client sees is built in exactly one place, ``_state``: a seat gets
-``Match.view(seat)`` and every event in the form ``Event.for_seat(seat)``,
+``MatchState.view(seat)`` and every event in the form ``Event.for_seat(seat)``,
 spectators the public forms. Each distinct view is encoded once per change.
 
 Log entries (``kind`` plus fields; every entry also has ``at``, an ISO time,
@@ -17,8 +22,9 @@ and storage hands them back with their ``seq``, which is the table version):
 - ``sit`` ``seat, name, token_hash`` — a person took an empty seat.
 - ``bot_add`` ``seat, bot`` / ``bot_remove`` ``seat`` — the host's changes.
 - ``start`` / ``rematch`` ``seed`` — a new match (its seed fixes every deal).
-- ``action`` ``action`` (``Action.to_dict()``), ``auto`` (``"timer"`` or
-  ``"away"`` when a bot moved for a human seat) — one game action.
+- ``action`` ``seat, action`` (the wire form), ``auto`` (``"timer"`` or ``"away"`` when
+  a bot moved for a human seat) — one game action. Dingo logs written before the game
+  contract have no ``seat``: their ``action`` carries it.
 - ``next_game`` — the next game of the match was dealt.
 - ``recorded`` ``match_id`` — the finished match is in the history.
 - ``host`` ``seat, reason`` — the host role went to that seat's player (``"away"``:
@@ -44,12 +50,21 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from app.game import Action, DingoError, Event, Match, MatchOptions, codes
-from app.game.bots import BOT_KINDS, Bot, make_bot
+from app import games
+from app.games.contract import (
+    JSON,
+    Bot,
+    Event,
+    GameError,
+    GameSpec,
+    MatchState,
+    ObservingBot,
+    SplitViews,
+)
 from app.observability import log_event
 
 from . import messages
@@ -71,13 +86,8 @@ TABLE_EVENTS = frozenset({"seat_taken", "bot_added", "bot_removed", "match_start
                           "auto_move", "match_recorded", "host_changed", "seat_replaced"})
 #: Bots' names by seat: short, distinct, and never cut on a phone.
 BOT_NAMES = ("Ada", "Bruno", "Cleo", "Dov")
-#: How well each bot kind plays, in words for people; a kind not listed shows its own name.
-BOT_STRENGTH = {"random": "easy", "heuristic": "normal", "hard": "hard"}
-
-
-def bot_kinds() -> list[dict[str, str]]:
-    """The bot kinds this server has, weakest first as ``BOT_KINDS`` lists them."""
-    return [{"kind": kind, "strength": BOT_STRENGTH.get(kind, kind)} for kind in BOT_KINDS]
+#: A turn timer's limits, in seconds (the HTTP schema and the home page use them too).
+TURN_SECONDS_MIN, TURN_SECONDS_MAX = 5, 600
 
 
 @dataclass(frozen=True)
@@ -96,44 +106,56 @@ class TableConfig:
 
 @dataclass(frozen=True)
 class TableOptions:
-    """What the creator chose; stored with the table and never changed."""
+    """What the creator chose; stored with the table and never changed.
 
-    games_to_win: int = 5
-    points_to_win: int | None = None
-    open_discards: bool = False
+    ``rules`` are the game's own options, checked by its ``GameSpec`` (defaults filled
+    in); ``turn_seconds`` and ``bots`` are the table's.
+    """
+
+    game: str = "dingo"
+    rules: JSON = field(default_factory=dict)
     turn_seconds: float | None = None
     bots: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
-        self.match_options()  # raises on bad match options
+        if self.game not in games.REGISTRY:
+            raise ValueError(f"unknown game {self.game!r}: expected one of {games.names()}")
+        spec = self.spec
+        object.__setattr__(self, "rules", spec.check_options(self.rules))  # raises GameError
         if self.turn_seconds is not None and not 0 < self.turn_seconds <= 3600:
             raise ValueError("turn_seconds must be positive (at most an hour) or None")
         seats = [seat for seat, _ in self.bots]
-        if len(set(seats)) != len(seats) or not all(0 <= s <= 3 for s in seats):
-            raise ValueError("bot seats must be distinct seats 0-3")
+        if len(set(seats)) != len(seats) or not all(0 <= s < spec.seats for s in seats):
+            raise ValueError(f"bot seats must be distinct seats 0-{spec.seats - 1}")
         for _, kind in self.bots:
-            if kind not in BOT_KINDS:
-                raise ValueError(f"unknown bot kind {kind!r}: expected one of {BOT_KINDS}")
+            if kind not in spec.bot_order:
+                raise ValueError(f"unknown bot kind {kind!r}: expected one of {spec.bot_order}")
 
-    def match_options(self) -> MatchOptions:
-        return MatchOptions(self.games_to_win, self.points_to_win, self.open_discards)
+    @classmethod
+    def create(cls, game: str = "dingo", turn_seconds: float | None = None,
+               bots: tuple[tuple[int, str], ...] = (), **rules: Any) -> TableOptions:
+        """``TableOptions(game, rules, ...)`` with the game's options as keywords."""
+        return cls(game, rules, turn_seconds, bots)
+
+    @property
+    def spec(self) -> GameSpec:
+        return games.get(self.game)
 
     def public(self) -> dict[str, Any]:
-        return {"games_to_win": self.games_to_win, "points_to_win": self.points_to_win,
-                "open_discards": self.open_discards, "turn_seconds": self.turn_seconds}
+        return {**self.rules, "turn_seconds": self.turn_seconds}
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.public(), "bots": [{"seat": s, "kind": k} for s, k in self.bots]}
+        return {"game": self.game, **self.public(),
+                "bots": [{"seat": s, "kind": k} for s, k in self.bots]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:
-        return cls(
-            games_to_win=data.get("games_to_win", 5),
-            points_to_win=data.get("points_to_win"),
-            open_discards=bool(data.get("open_discards", False)),
-            turn_seconds=data.get("turn_seconds"),
-            bots=tuple((b["seat"], b["kind"]) for b in data.get("bots", ())),
-        )
+        """What ``to_dict`` stored (tables stored before other games came are Dingo's)."""
+        game = data.get("game", "dingo")
+        names = {o.name for o in games.get(game).options}
+        return cls(game, {k: v for k, v in data.items() if k in names},
+                   data.get("turn_seconds"),
+                   tuple((b["seat"], b["kind"]) for b in data.get("bots", ())))
 
 
 class TableError(Exception):
@@ -175,9 +197,9 @@ class Seat:
         """A human with a live socket, who is therefore asked to vote and to move."""
         return self.human and self.client is not None and not self.away
 
-    def public(self, host_hash: str | None = None) -> dict[str, Any]:
+    def public(self, host_hash: str | None, strengths: dict[str, str]) -> dict[str, Any]:
         return {"seat": self.index, "kind": self.kind, "name": self.name, "bot": self.bot,
-                "strength": None if self.bot is None else BOT_STRENGTH.get(self.bot, self.bot),
+                "strength": None if self.bot is None else strengths.get(self.bot, self.bot),
                 "connected": self.bot is not None or self.client is not None,
                 "away": self.away, "ready": self.ready and self.human,
                 "back_by": self.back_by if self.human and self.client is None else None,
@@ -187,7 +209,7 @@ class Seat:
 @dataclass
 class Timer:
     version: int
-    seat: int
+    seats: frozenset[int]  # the people it runs for (several for a simultaneous decision)
     due: float  # event-loop clock
     deadline: float  # wall clock, for clients
 
@@ -202,7 +224,7 @@ class MatchInfo:
 
 
 def bot_name(seat: int) -> str:
-    """A bot's name is its seat's: four bots never share one."""
+    """A bot's name is its seat's: bots at one table never share one."""
     return BOT_NAMES[seat]
 
 
@@ -251,13 +273,17 @@ class Table:
         self.store = store
         self.config = config
         self.metrics = metrics
-        self.seats = [Seat(i) for i in range(4)]
+        self.game: GameSpec = options.spec
+        self._strengths = {b["kind"]: b["strength"] for b in self.game.bot_kinds()}
+        self.seats = [Seat(i) for i in range(self.game.seats)]
         for seat, kind in options.bots:
             self.seats[seat].bot = kind
             self.seats[seat].name = bot_name(seat)
         self.host_hash: str | None = None
         self.version = 0
-        self.match: Match | None = None
+        self.match: MatchState | None = None
+        self._split = False  # the match is ``SplitViews``: its shared part is encoded once
+        self._deals = 0  # games dealt at this table: a new one restarts the game's events
         self.info: MatchInfo | None = None
         self.match_id: int | None = None  # the last recorded match of this table
         self.clients: set[Client] = set()
@@ -267,7 +293,8 @@ class Table:
         #: Every event since the current game was dealt: for the bots, and the game log of
         #: a connection that joins or resyncs (``_observe``).
         self._game_events: list[Event] = []
-        self._bot_read: dict[int, int] = {}  # per seat: how many of those its bot has read
+        #: Per seat: (the deal, how many of those events) its bot has read.
+        self._bot_read: dict[int, tuple[int, int]] = {}
         self._lock = asyncio.Lock()
         self._replies: dict[str | Client, OrderedDict[str, bytes]] = {}
         #: While ``submit`` applies an intent with an id: (id, sender's seat), for ``_commit``.
@@ -277,9 +304,9 @@ class Table:
         self._wake: asyncio.TimerHandle | None = None
         self._wake_due = 0.0  # when (monotonic) ``_wake`` was set to fire
         self._tasks: set[asyncio.Task[None]] = set()
-        # ((match, games dealt, last game over), Match.summary() encoded): ``_scoreboard``
-        self._scoreboard_seen: tuple[tuple[Match, int, bool], bytes] | None = None
-        self._why_seen: tuple[tuple[Match, int, bool], bytes] | None = None
+        # ((deals, last game over), encoded): ``_scoreboard`` and ``_why``
+        self._scoreboard_seen: tuple[tuple[int, bool], bytes] | None = None
+        self._why_seen: tuple[tuple[int, bool], bytes] | None = None
 
     # -- the log -------------------------------------------------------------------
 
@@ -312,7 +339,7 @@ class Table:
         """Apply one log entry to the table; the only way its durable state changes.
 
         Live intents are checked before they get here, except game actions,
-        which the engine checks: it raises a ``DingoError`` and changes nothing.
+        which the game checks: it raises a ``GameError`` and changes nothing.
         """
         kind = entry["kind"]
         intent_id: str | None = entry.get("id")
@@ -320,12 +347,13 @@ class Table:
         events: list[Event]
         if kind == "action":
             assert self.match is not None
-            action = Action.from_dict(entry["action"])
-            events = self.match.apply(action)
+            action: JSON = entry["action"]
+            actor: int = entry["seat"] if "seat" in entry else action["seat"]
+            events = self.match.apply(actor, action)
             if entry.get("auto"):
-                events.insert(0, Event({"type": "auto_move", "seat": action.seat,
+                events.insert(0, Event({"type": "auto_move", "seat": actor,
                                         "reason": entry["auto"]}))
-            if self.match.game.over:
+            if self.game_over:
                 self._clear_votes()
             if self.match.over:
                 assert self.info is not None
@@ -333,6 +361,7 @@ class Table:
         elif kind == "next_game":
             assert self.match is not None
             events = self.match.start_next_game()
+            self._new_deal()
             self._clear_votes()
         elif kind in ("start", "rematch"):
             events = self._new_match(int(entry["seed"]), entry["at"])
@@ -341,7 +370,7 @@ class Table:
             seat.name, seat.token_hash, seat.bot = entry["name"], entry["token_hash"], None
             seat.sat_at = seq
             if self.match is not None:
-                self._new_bot(seat.index, "heuristic", seq)
+                self._new_bot(seat.index, self.game.stand_in_bot, seq)
             events = [Event({"type": "seat_taken", "seat": seat.index, "name": seat.name})]
         elif kind == "bot_add":
             seat = self.seats[entry["seat"]]
@@ -404,16 +433,29 @@ class Table:
         by = entry.get("by")
         return self.host_hash if by is None else self.seats[by].token_hash
 
+    @property
+    def game_over(self) -> bool:
+        """No game is in progress: the last one ended (the match may be over too)."""
+        match = self.match
+        return match is not None and (match.between_games or match.over)
+
     def _new_match(self, seed: int, started_at: str) -> list[Event]:
         number = self.info.number + 1 if self.info else 1
-        self.match = Match(seed, self.options.match_options())
+        self.match = self.game.new_match(seed, self.options.rules)
+        self._split = isinstance(self.match, SplitViews)
         self.info = MatchInfo(number, seed, started_at)
         self.match_id = None
         self._clear_votes()
+        self._new_deal()
         for s in self.seats:
-            self._new_bot(s.index, s.bot or "heuristic", 0)
+            self._new_bot(s.index, s.bot or self.game.stand_in_bot, 0)
         return [Event({"type": "match_start", "match_number": number}),
-                self.match.game_start_event()]
+                *self.match.opening_events()]
+
+    def _new_deal(self) -> None:
+        """A game was dealt: its events start afresh (for late joiners and the bots)."""
+        self._deals += 1
+        self._game_events = []
 
     def _bot_seed(self, seat: int, seq: int) -> int:
         """Bots are seeded from the log, so a restored table rebuilds the same bots."""
@@ -427,26 +469,26 @@ class Table:
         of them every event as it happens cost more than the rest of an action,
         so they read these when asked to move.
         """
-        for event in events:
-            if event.kind == "game_start":
-                self._game_events = []
-                self._bot_read.clear()
-            self._game_events.append(event)
+        self._game_events += [e for e in events if e.kind != "match_start"]
 
     def _bot(self, seat: int) -> Bot:
         """Seat ``seat``'s bot, told every game event of this game it has not seen yet."""
         bot = self._bots[seat]
-        feed = self._game_events
-        for event in feed[self._bot_read.get(seat, 0):]:
-            if event.kind not in TABLE_EVENTS:
-                bot.observe(event.for_seat(seat))
-        self._bot_read[seat] = len(feed)
+        if isinstance(bot, ObservingBot):
+            deal, read = self._bot_read.get(seat, (0, 0))
+            if deal != self._deals:
+                bot.new_game()
+                read = 0
+            for event in self._game_events[read:]:
+                if event.kind not in TABLE_EVENTS:
+                    bot.observe(event.for_seat(seat))
+            self._bot_read[seat] = (self._deals, len(self._game_events))
         return bot
 
     def _new_bot(self, seat: int, kind: str, seq: int) -> None:
         """A new stand-in for ``seat``; it reads the current game from its start."""
-        self._bots[seat] = make_bot(kind, self._bot_seed(seat, seq))
-        self._bot_read.pop(seat, None)
+        self._bots[seat] = self.game.bots[kind](self._bot_seed(seat, seq))
+        self._bot_read[seat] = (self._deals, 0)
 
     def _clear_votes(self) -> None:
         for seat in self.seats:
@@ -497,22 +539,25 @@ class Table:
         """The finished match in the shape ``TableStore.finish_match`` documents."""
         assert self.match is not None and self.info is not None
         match = self.match
+        record = match.record()
+        scoreboard = match.scoreboard()
         return {
+            "game": self.game.name,
+            "seats": self.game.seats,
             "table_id": self.id,
-            "seed": match.seed,
-            "options": match.options.to_dict(),
+            "seed": record["seed"],
+            "options": record["options"],
             "players": [{"seat": s.index, "name": s.name, "bot": s.bot is not None}
                         for s in self.seats],
             "started_at": self.info.started_at,
             "ended_at": self.info.ended_at,
-            "games": [{"number": i + 1, "dealer": g.dealer, "seed": g.seed,
-                       "hands": [codes(h) for h in g.initial_hands],
-                       "actions": [a.to_dict() for a in g.actions],
-                       "scores": g.scores, "winner": g.winner, "tie_break": g.tie_break}
-                      for i, g in enumerate(match.games)],
-            "game_wins": list(match.game_wins),
-            "totals": list(match.totals),
+            "games": [{"number": i + 1, "setup": g["setup"], "actions": g["actions"],
+                       "result": g["result"], "winner": g["winner"]}
+                      for i, g in enumerate(record["games"])],
+            "scoreboard": scoreboard,
+            "standing": scoreboard["standing"],
             "winner": match.winner,
+            "record": record,
         }
 
     async def open(self, host_token: str) -> None:
@@ -528,7 +573,7 @@ class Table:
             return "lobby"
         if self.match.over:
             return "match_over"
-        return "between_games" if self.match.game.over else "playing"
+        return "between_games" if self.match.between_games else "playing"
 
     @property
     def spectators(self) -> int:
@@ -536,66 +581,66 @@ class Table:
         return sum(1 for c in self.clients if c.seat is None)
 
     def public_info(self) -> dict[str, Any]:
-        return {"table_id": self.id, "url": f"/t/{self.id}", "options": self.options.public(),
+        return {"table_id": self.id, "url": f"/t/{self.id}", "game": self.game.name,
+                "title": self.game.title, "options": self.options.public(),
                 "status": self.status,
-                "seats": [s.public(self.host_hash) for s in self.seats],
+                "seats": [s.public(self.host_hash, self._strengths) for s in self.seats],
                 "spectators": self.spectators, "match_id": self.match_id}
 
     def _common(self) -> bytes:
         """The part of ``state`` that is the same for every recipient, encoded."""
         timer = self._timer
+        game = self.game
         return messages.encode({
             "type": "state",
             "v": self.version,
-            "table": {"id": self.id, "status": self.status, "options": self.options.public(),
+            "table": {"id": self.id, "game": game.name, "title": game.title,
+                      "status": self.status, "options": self.options.public(),
                       "match_id": self.match_id, "spectators": self.spectators,
-                      "bot_kinds": bot_kinds()},
-            "seats": [s.public(self.host_hash) for s in self.seats],
+                      "bot_kinds": game.bot_kinds()},
+            "seats": [s.public(self.host_hash, self._strengths) for s in self.seats],
+            "to_act": [] if self.match is None else sorted(self.match.to_act()),
             "match": self._scoreboard(),
             "why": self._why(),
-            "timer": None if timer is None else {"seat": timer.seat, "deadline": timer.deadline,
+            "timer": None if timer is None else {"seat": min(timer.seats),
+                                                 "seats": sorted(timer.seats),
+                                                 "deadline": timer.deadline,
                                                  "server_time": time.time()},
         })
 
     def _scoreboard(self) -> messages.Embedded | None:
-        """``Match.summary()``, encoded once per change: it grows with every game, is in
-        every state, and changes only when a game starts or ends."""
+        """``MatchState.scoreboard()``, encoded once per change: it grows with every game, is
+        in every state, and changes only when a game starts or ends."""
         match = self.match
         if match is None:
             return None
-        key = (match, len(match.games), match.game.over)
+        key = (self._deals, self.game_over)
         seen = self._scoreboard_seen
-        if seen is None or seen[0] != key:  # a Match compares by identity
-            seen = self._scoreboard_seen = (key, messages.encode(match.summary()))
+        if seen is None or seen[0] != key:
+            seen = self._scoreboard_seen = (key, messages.encode(match.scoreboard()))
         return messages.embed(seen[1])
 
     def _why(self) -> messages.Embedded | None:
-        """Once a game is over: why each seat scored what it did, in the replay viewer's words.
-
-        Every hunt of the game with the sentence ``app.api.replay.explain_hunt`` gives it
-        there, and the winner rule (``explain_winner``). Built once per finished game.
-        """
+        """Once a game is over: why each seat scored what it did (``MatchState.why()``),
+        with the players' names in place of the game's ``{0}``, ``{1}`` ... Built once per
+        finished game."""
         match = self.match
-        if match is None or not match.game.over:
+        if match is None or not self.game_over:
             return None
-        key = (match, len(match.games), True)
+        key = (self._deals, True)
         seen = self._why_seen
         if seen is None or seen[0] != key:
-            # Imported here: app.api imports this module.
-            from app.api.replay import explain_hunt, explain_winner, seat_labels
-
             labels = seat_labels([s.name or f"Seat {s.index + 1}" for s in self.seats])
-            hunts = [e.public for e in self._game_events if e.kind == "hunt_result"]
-            why = {"hunts": [{k: e[k] for k in ("rank", "rabbit", "rule", "dingo_seat",
-                                                 "to_score", "to_penalty", "points")}
-                             | {"explanation": explain_hunt(e, labels)} for e in hunts],
-                   "winner": explain_winner(match.game.result(), labels)}
-            seen = self._why_seen = (key, messages.encode(why))
+            seen = self._why_seen = (key, messages.encode(fill_names(match.why(), labels)))
         return messages.embed(seen[1])
 
     def _shared_view(self) -> bytes | None:
-        """The game view's part that every recipient shares (``Game.shared_view``), encoded."""
-        return None if self.match is None else messages.encode(self.match.game.shared_view())
+        """The view's part every recipient shares (``SplitViews.shared_view``), encoded."""
+        match = self.match
+        if match is None or not self._split:
+            return None
+        assert isinstance(match, SplitViews)
+        return messages.encode(match.shared_view())
 
     def _state(self, viewer: int | None, events: list[Event],
                common: bytes | None = None, shared_view: bytes | None = None,
@@ -608,11 +653,14 @@ class Table:
         that joined or resynced and so has not seen them.
         """
         own: dict[str, Any] = {"game": None}
-        if self.match is not None:
+        match = self.match
+        if match is not None and self._split:
+            assert isinstance(match, SplitViews)
             shared = shared_view or self._shared_view()
             assert shared is not None
-            own["game"] = messages.embed(
-                messages.merge(shared, self.match.game.private_view(viewer)))
+            own["game"] = messages.embed(messages.merge(shared, match.private_view(viewer)))
+        elif match is not None:
+            own["game"] = match.view(viewer)
         own["events"] = [e.for_seat(viewer) for e in events]
         if with_log:
             own["log"] = [e.for_seat(viewer) for e in self._game_events]
@@ -794,6 +842,8 @@ class Table:
             try:
                 if self.closed:
                     raise TableError("unknown_table", "this table is closed")
+                if intent["type"] in self.game.actions:
+                    self.game.read_action(_action_of(intent), self.options.rules)
                 v = intent.get("v")
                 if v is not None and v != self.version:
                     raise TableError("stale_version",
@@ -803,14 +853,14 @@ class Table:
                     events = await self._apply_intent(client, intent)
                 finally:
                     self._intent = None
-            except (TableError, DingoError) as e:
+            except (TableError, GameError) as e:
                 reply = self._refuse(client, e.code, str(e), intent_id)
             else:
                 reply = messages.ack(intent_id, self.version)
                 client.send(reply)
                 self._settle()
                 self._announce(events)
-                if self.metrics is not None and intent["type"] in ("discard", "pass", "play"):
+                if self.metrics is not None and intent["type"] in self.game.actions:
                     self.metrics.record_action(time.perf_counter() - started)
             if intent_id is not None:
                 self._remember(_reply_key(client), intent_id, reply)
@@ -823,7 +873,7 @@ class Table:
 
     async def _apply_intent(self, client: Client, intent: dict[str, Any]) -> list[Event]:
         kind = intent["type"]
-        if kind in ("discard", "pass", "play"):
+        if kind in self.game.actions:
             return await self._act(client, intent)
         if kind == "sit":
             return await self._sit(client, intent["seat"], intent["name"])
@@ -834,10 +884,8 @@ class Table:
             raise TableError("not_host", f"only the host may {kind.replace('_', ' ')}")
         if kind == "add_bot":
             seat = self._seat(intent["seat"], "empty")
-            if intent["kind"] not in BOT_KINDS:
-                raise TableError("malformed", f"bot kind must be one of {', '.join(BOT_KINDS)}")
-            return await self._commit({"kind": "bot_add", "seat": seat.index,
-                                       "bot": intent["kind"]})
+            return await self._commit({"kind": "bot_add", "seat": seat.index, "bot": self._bot_kind(
+                intent.get("kind") or self.game.stand_in_bot)})
         if kind == "remove_bot":
             seat = self._seat(intent["seat"], "bot")
             if self.status == "playing":
@@ -854,9 +902,7 @@ class Table:
             if seat.client is not None:
                 raise TableError("not_now", f"{seat.name} is here: only an absent player's "
                                             "seat can be given to a bot or freed")
-            bot = intent.get("kind")
-            if bot is not None and bot not in BOT_KINDS:
-                raise TableError("malformed", f"bot kind must be one of {', '.join(BOT_KINDS)}")
+            bot = None if intent.get("kind") is None else self._bot_kind(intent["kind"])
             if bot is None and self.status == "playing":
                 raise TableError("not_now", "a seat can be freed only between games; "
                                             "give it to a bot now")
@@ -869,7 +915,15 @@ class Table:
             return await self._commit({"kind": "start", "seed": _new_seed()})
         raise TableError("unknown_type", f"unknown intent {kind!r}")
 
+    def _bot_kind(self, kind: str) -> str:
+        if kind not in self.game.bots:
+            raise TableError("malformed",
+                             f"bot kind must be one of {', '.join(self.game.bot_order)}")
+        return kind
+
     def _seat(self, index: int, expected: str) -> Seat:
+        if not 0 <= index < len(self.seats):
+            raise TableError("malformed", f"this table has seats 0 to {len(self.seats) - 1}")
         seat = self.seats[index]
         if seat.kind != expected:
             code = "seat_taken" if expected == "empty" else "not_now"
@@ -892,13 +946,13 @@ class Table:
         return events
 
     async def _act(self, client: Client, intent: dict[str, Any]) -> list[Event]:
+        """A game action: the game checks it when the entry is folded (``GameError``)."""
         if client.seat is None:
             raise TableError("not_seated", "only a seated player may play")
-        if self.match is None or self.match.game.over:
+        if self.match is None or self.game_over:
             raise TableError("not_now", "no game is in progress")
-        wire: dict[str, Any] = {k: intent[k] for k in ("type", "card", "cards") if k in intent}
-        action = Action.from_dict({**wire, "seat": client.seat})
-        return await self._commit({"kind": "action", "action": action.to_dict()})
+        return await self._commit({"kind": "action", "seat": client.seat,
+                                   "action": _action_of(intent)})
 
     def _vote(self, client: Client, kind: str) -> None:
         if client.seat is None:
@@ -915,15 +969,18 @@ class Table:
         """After any change: set the turn timer for the new position and reschedule."""
         timer = None
         match, seconds = self.match, self.options.turn_seconds
-        if match is not None and not match.game.over and seconds:
-            index = match.game.to_act
-            assert index is not None
-            seat = self.seats[index]
-            if seat.human and not seat.away:
-                old = self._timer
-                timer = (old if old and (old.version, old.seat) == (self.version, index)
-                         else Timer(self.version, index, time.monotonic() + seconds,
-                                    time.time() + seconds))
+        if match is not None and seconds:
+            people = frozenset(s for s in match.to_act()
+                               if self.seats[s].human and not self.seats[s].away)
+            old = self._timer
+            if people and old and ((old.version == self.version and old.seats == people)
+                                   or people < old.seats):
+                # The same moment, or some of a simultaneous decision's seats have acted:
+                # the others' time runs on.
+                timer = Timer(old.version, people, old.due, old.deadline)
+            elif people:
+                timer = Timer(self.version, people, time.monotonic() + seconds,
+                              time.time() + seconds)
         self._timer = timer
         self._reschedule()
 
@@ -935,10 +992,8 @@ class Table:
         match = self.match
         if match is None or self.closed or not self.clients:
             return None
-        if not match.game.over:
-            assert match.game.to_act is not None
-            seat = self.seats[match.game.to_act]
-            if seat.bot is not None or seat.away:
+        if not self.game_over:
+            if any(self._stands_in(s) for s in match.to_act()):
                 return self._changed_at + self.config.bot_delay_seconds
             return self._timer.due if self._timer else None
         if any(s.kind == "empty" for s in self.seats):
@@ -985,7 +1040,7 @@ class Table:
             match = self.match
             assert match is not None
             try:
-                if not match.game.over:
+                if not self.game_over:
                     events = await self._auto_move()
                     if self.metrics is not None:
                         self.metrics.record_action(time.perf_counter() - started)
@@ -998,19 +1053,32 @@ class Table:
             self._settle()
             self._announce(events)
 
-    async def _auto_move(self) -> list[Event]:
-        """A bot moves: for a bot seat, an absent player, or a player out of time."""
-        assert self.match is not None
-        game = self.match.game
-        index = game.to_act
-        assert index is not None
+    def _stands_in(self, index: int) -> bool:
+        """A bot moves for this seat without waiting: a bot seat, or a player gone away."""
         seat = self.seats[index]
-        entry: dict[str, Any] = {"kind": "action"}
+        return seat.bot is not None or seat.away
+
+    async def _auto_move(self) -> list[Event]:
+        """A bot moves: for a bot seat, an absent player, or a player out of time.
+
+        Of several seats to act (a simultaneous decision), bots and absent players move
+        first; when only people out of time are left, the first of them.
+        """
+        match = self.match
+        assert match is not None
+        acting = sorted(match.to_act())
+        index = next((s for s in acting if self._stands_in(s)), acting[0])
+        seat = self.seats[index]
+        entry: dict[str, Any] = {"kind": "action", "seat": index}
         if seat.bot is None:
             entry["auto"] = "away" if seat.away else "timer"
-        legal = game.legal_actions()
+        legal = match.legal(index)
         try:
-            action = self._bot(index).choose(game.view(index))
+            bot = self._bot(index)
+            view = match.view(index)
+            # Off the event loop: a strong bot may think for a second; the table waits
+            # (under its lock), every other table goes on.
+            action = await asyncio.to_thread(bot.choose, view)
             if action not in legal:
                 raise ValueError(f"bot chose {action}, which is not legal now")
         except Exception as exc:
@@ -1018,7 +1086,7 @@ class Table:
             log_event(log, "bot_failed", logging.ERROR, table_id=self.id, seat=index,
                       error=f"{type(exc).__name__}: {exc}")
             action = legal[0]
-        return await self._commit({**entry, "action": action.to_dict()})
+        return await self._commit({**entry, "action": action})
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -1048,6 +1116,30 @@ class Table:
             client.close(code, reason)
         self.clients.clear()
         self._timer = None
+
+
+def seat_labels(names: list[str]) -> list[str]:
+    """Players' names; where two share a name, the seat (from 1) follows it, as on the pages."""
+    return [f"{n} {s + 1}" if names.count(n) > 1 else n for s, n in enumerate(names)]
+
+
+def fill_names(value: Any, labels: list[str]) -> Any:
+    """``value`` with the game's seat placeholders ``{0}``, ``{1}`` ... in every string
+    replaced by ``labels`` (the contract's convention for narration)."""
+    if isinstance(value, str):
+        for seat, label in enumerate(labels):
+            value = value.replace(f"{{{seat}}}", label)
+        return value
+    if isinstance(value, dict):
+        return {k: fill_names(v, labels) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fill_names(v, labels) for v in value]
+    return value
+
+
+def _action_of(intent: dict[str, Any]) -> JSON:
+    """A game intent's action: the message without its ``id`` and ``v``."""
+    return {k: v for k, v in intent.items() if k not in ("id", "v")}
 
 
 def _reply_key(client: Client) -> str | Client:

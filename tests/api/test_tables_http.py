@@ -7,10 +7,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from pydantic import TypeAdapter
 from tablekit import Live, live_server
 
+from app import games
 from app.api.schemas import BotKind
-from app.game.bots import BOT_KINDS
 
 
 @pytest.fixture
@@ -82,8 +83,13 @@ async def test_table_ids_are_random(live: Live) -> None:
     assert len(ids) == 5
 
 
-def test_wire_bot_kinds_are_the_engines() -> None:
-    assert set(BotKind.__args__) == set(BOT_KINDS)
+def test_every_games_bot_kinds_fit_the_wire() -> None:
+    kind = TypeAdapter(BotKind)
+    for name in games.names():
+        spec = games.get(name)
+        assert set(spec.bot_order) == set(spec.bots) and spec.stand_in_bot in spec.bots
+        for bot in spec.bots:
+            assert kind.validate_python(bot) == bot
 
 
 @pytest.mark.parametrize("body", [b'{"games_to_win": NaN}', b'{"games_to_win": 1e999}',

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 import pytest
-from tablekit import Live, Player, live_server
+from tablekit import Live, Player, dingo, live_server
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -132,7 +132,7 @@ async def test_a_repeated_intent_is_answered_again_and_applied_once(live: Live) 
     assert answers == [{"type": "ack", "id": "once", "v": version + 1}] * 5
     table = live.manager.get(table_id)
     assert table is not None and table.version == version + 1
-    assert len(table.match.game.actions) == 1
+    assert len(dingo(table).game.actions) == 1
 
 
 async def test_hello_must_come_first(live: Live) -> None:

@@ -15,6 +15,7 @@ from tablekit import (
     FakeConn,
     RecordingStore,
     assert_no_leaks,
+    dingo,
     fast_config,
     hidden_by_version,
     wait_until,
@@ -23,6 +24,7 @@ from tablekit import (
 from app.api.replay import explain_hunt, explain_winner
 from app.game import Action, Match, MatchOptions
 from app.game.bots import HeuristicBot
+from app.games.dingo import DingoBot, DingoMatch
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.ports import StoredTable
@@ -42,7 +44,7 @@ class Harness:
         self.clients: list[Client] = []
 
     async def table(self, **options: Any) -> tuple[Table, str]:
-        return await self.manager.create(TableOptions(**options))
+        return await self.manager.create(TableOptions.create(**options))
 
     async def join(self, table: Table, token: str | None = None,
                    conn: Any = None) -> tuple[Client, FakeConn]:
@@ -91,7 +93,7 @@ async def play_random(table: Table, players: dict[int, tuple[Client, FakeConn]],
                       rng: random.Random, until: Any) -> None:
     """Make random legal moves for the seats in ``players`` until ``until()``."""
     while not until():
-        match = table.match
+        match = None if table.match is None else dingo(table)
         if match is not None and not match.game.over and match.game.to_act in players:
             seat = match.game.to_act
             client, conn = players[seat]
@@ -114,8 +116,8 @@ async def test_host_sits_plays_with_bots_and_sees_only_its_hand(harness: Harness
     assert answer == {"type": "ack", "id": "s1", "v": 2}
     assert conn.last("seated") == {"type": "seated", "seat": 0, "token": None, "host": True}
     assert (await submit(table, client, conn, type="start"))["type"] == "ack"
-    await wait_until(lambda: (table.match is not None and table.match.game.to_act == 0)
-                     or (table.match is not None and table.match.game.over))
+    await wait_until(lambda: (table.match is not None and dingo(table).game.to_act == 0)
+                     or (table.match is not None and dingo(table).game.over))
     await asyncio.sleep(0.01)
     mine = conn.last()
     assert mine["seats"][0] == {"seat": 0, "kind": "human", "name": "Ann", "bot": None,
@@ -123,7 +125,7 @@ async def test_host_sits_plays_with_bots_and_sees_only_its_hand(harness: Harness
                                 "ready": False, "back_by": None, "host": True}
     assert [(s["name"], s["strength"]) for s in mine["seats"][1:]] == [
         ("Bruno", "normal"), ("Cleo", "easy"), ("Dov", "normal")]
-    assert len(mine["game"]["hand"]) == len(table.match.game.hand(0)) > 0
+    assert len(mine["game"]["hand"]) == len(dingo(table).game.hand(0)) > 0
     public = watched.last()
     assert public["v"] == mine["v"] and "hand" not in public["game"]
     assert [e["type"] for st in watched.states() for e in st["events"]][:1] == ["seat_taken"]
@@ -158,7 +160,7 @@ async def test_a_finished_match_is_recorded_and_replays(harness: Harness) -> Non
     match = Match.replay(record["seed"], MatchOptions(**record["options"]),
                          [[Action.from_dict(a) for a in g["actions"]] for g in record["games"]])
     assert (match.winner, match.totals, match.game_wins) == (
-        record["winner"], record["totals"], record["game_wins"])
+        record["winner"], record["scoreboard"]["totals"], record["standing"])
     assert record["players"][2] == {"seat": 2, "name": "Cleo", "bot": True}
     assert record["started_at"] < record["ended_at"]
     await wait_until(lambda: conn.last()["table"]["match_id"] == 1)
@@ -176,7 +178,7 @@ async def test_a_finished_match_is_recorded_and_replays(harness: Harness) -> Non
     assert [h["explanation"] for h in why["hunts"]] == [
         explain_hunt(e.public, labels) for e in hunts]
     assert [h["rank"] for h in why["hunts"]] == list("23456789TJQKA")
-    assert why["winner"] == explain_winner(table.match.game.result(), labels)
+    assert why["winner"] == explain_winner(dingo(table).game.result(), labels)
     assert [e for f in conn.states() for e in f["events"] if e["type"] == "game_start"]
     assert all(f["why"] is None for f in conn.states()
                if f["game"] is not None and f["game"]["phase"] != "over")
@@ -231,7 +233,7 @@ async def test_every_state_shows_the_engines_view_of_its_recipient() -> None:
         rng = random.Random(7)
         while table.match is None or not table.match.over:
             await asyncio.sleep(0.002)  # bots move, and every state goes out
-            match = table.match
+            match = None if table.match is None else dingo(table)
             if match is None:
                 continue
             # A match rebuilt from scratch: nothing it shows comes from a cache.
@@ -239,14 +241,14 @@ async def test_every_state_shows_the_engines_view_of_its_recipient() -> None:
             for viewer, conn in viewers.items():
                 state = conn.last("state")
                 if state["v"] == table.version:
-                    assert state["game"] == fresh.game.view(viewer)
-                    assert state["match"] == fresh.summary()
+                    assert state["game"] == DingoMatch.around(fresh).view(viewer)
+                    assert state["match"] == DingoMatch.around(fresh).scoreboard()
                     checked.add((state["v"], viewer))
             if match.between_games:
                 between += 1
                 for client, conn in players.values():
                     await submit(table, client, conn, type="ready")
-                await wait_until(lambda: table.match is not None and not table.match.game.over)
+                await wait_until(lambda: table.match is not None and not dingo(table).game.over)
             elif match.game.to_act in players:
                 client, conn = players[match.game.to_act]
                 action = rng.choice(match.game.legal_actions()).to_dict()
@@ -267,10 +269,11 @@ async def test_restore_rebuilds_the_same_table_and_plays_on(harness: Harness) ->
         b = await harness.seat(table, 1, "Bob")
         await table.submit(a[0], {"type": "start"})
         await play_random(table, {0: a, 1: b}, rng, lambda t=table: t.match is not None and (
-            t.match.game.over or (t.match.game.phase == "hunt" and t.match.game.to_act in (0, 1))))
-        if not table.match.game.over:
+            dingo(t).game.over
+            or (dingo(t).game.phase == "hunt" and dingo(t).game.to_act in (0, 1))))
+        if not dingo(table).game.over:
             break
-    assert not table.match.game.over, "ten deals without a hunt turn for Ann or Bob"
+    assert not dingo(table).game.over, "ten deals without a hunt turn for Ann or Bob"
     await wait_until(lambda: harness.store.entries(table.id)[-1]["seq"] == table.version)
     # (tables of deals tried before are over, and are left out)
     stored = [s for s in await harness.store.unfinished_tables()
@@ -282,7 +285,7 @@ async def test_restore_rebuilds_the_same_table_and_plays_on(harness: Harness) ->
     assert copy is not None and copy.version == table.version
     for seat in (None, 0, 1, 2, 3):
         assert copy.match.view(seat) == table.match.view(seat)
-    assert [s.public()["name"] for s in copy.seats] == ["Ann", "Bob", "Cleo", "Dov"]
+    assert [s.name for s in copy.seats] == ["Ann", "Bob", "Cleo", "Dov"]
     assert copy.host_hash == table.host_hash
     # The restored table is live: the players come back with their tokens and finish.
     table.shut(1012, "restart")
@@ -316,15 +319,15 @@ async def test_a_repeated_intent_is_applied_once_and_answered_alike(harness: Har
     players = [await harness.seat(table, s, f"P{s}", host if s == 0 else None) for s in range(4)]
     await table.submit(players[0][0], {"type": "start"})
     await wait_until(lambda: table.match is not None)
-    seat = table.match.game.to_act
+    seat = dingo(table).game.to_act
     client, conn = players[seat]
-    card = table.match.game.legal_actions()[0].to_dict()["card"]
+    card = dingo(table).game.legal_actions()[0].to_dict()["card"]
     intent = {"type": "discard", "card": card, "id": "d1", "v": table.version}
     first = await submit(table, client, conn, **intent)
     version = table.version
     second = await submit(table, client, conn, **intent)
     assert first == second == {"type": "ack", "id": "d1", "v": version}
-    assert table.version == version and len(table.match.game.actions) == 1
+    assert table.version == version and len(dingo(table).game.actions) == 1
     # A refused intent is remembered too: its retry does not change anything either.
     bad = {"type": "discard", "card": card, "id": "d2", "v": version}
     refused = await submit(table, client, conn, **bad)
@@ -337,7 +340,7 @@ async def test_stale_and_foreign_intents_change_nothing(harness: Harness) -> Non
     players = [await harness.seat(table, s, f"P{s}", host if s == 0 else None) for s in range(4)]
     await table.submit(players[0][0], {"type": "start"})
     await wait_until(lambda: table.match is not None)
-    game = table.match.game
+    game = dingo(table).game
     seat = game.to_act
     other = (seat + 1) % 4
     card = game.legal_actions()[0].to_dict()["card"]
@@ -447,11 +450,11 @@ async def test_ready_votes_start_the_next_game_and_rematch_starts_a_new_match() 
         rng = random.Random(5)
         await play_random(table, {0: a}, rng, lambda: table.status != "playing")
         while table.status == "between_games":
-            number = table.match.summary()["game_number"]
+            number = dingo(table).summary()["game_number"]
             await asyncio.sleep(0.01)
-            assert table.match.summary()["game_number"] == number  # waits for the vote
+            assert dingo(table).summary()["game_number"] == number  # waits for the vote
             assert (await submit(table, *a, type="ready", id=f"r{number}"))["type"] == "ack"
-            await wait_until(lambda n=number: table.match.summary()["game_number"] == n + 1)
+            await wait_until(lambda n=number: dingo(table).summary()["game_number"] == n + 1)
             await play_random(table, {0: a}, rng, lambda: table.status != "playing")
         assert table.status == "match_over"
         await wait_until(lambda: table.match_id is not None)
@@ -509,7 +512,9 @@ async def test_a_stand_in_bot_knows_the_game_so_far_as_if_it_had_watched_every_e
                 for event in frame["events"]:
                     if event["type"] not in TABLE_EVENTS:
                         watched.observe(event)
-            assert vars(table._bot(seat)._memory) == vars(watched._memory)
+            stand_in = table._bot(seat)
+            assert isinstance(stand_in, DingoBot) and isinstance(stand_in.bot, HeuristicBot)
+            assert vars(stand_in.bot._memory) == vars(watched._memory)
 
 
 async def test_a_late_spectator_gets_the_game_log_so_far_as_an_early_one_saw_it(
@@ -636,12 +641,12 @@ async def test_idle_tables_are_closed() -> None:
 
 def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="distinct"):
-        TableOptions(bots=((1, "random"), (1, "heuristic")))
+        TableOptions.create(bots=((1, "random"), (1, "heuristic")))
     with pytest.raises(ValueError, match="unknown bot kind"):
-        TableOptions(bots=((1, "genius"),))
+        TableOptions.create(bots=((1, "genius"),))
     with pytest.raises(ValueError):
-        TableOptions(games_to_win=0)
-    options = TableOptions(games_to_win=3, turn_seconds=30, bots=((2, "random"),))
+        TableOptions.create(games_to_win=0)
+    options = TableOptions.create(games_to_win=3, turn_seconds=30, bots=((2, "random"),))
     assert TableOptions.from_dict(options.to_dict()) == options
 
 
@@ -791,7 +796,7 @@ async def test_a_retried_intent_gets_its_original_answer_from_a_table_restored_f
         rng = random.Random(5)
         n = 0
         while table.match is not None and not table.match.over:
-            game = table.match.game
+            game = dingo(table).game
             if game.to_act not in (0, 1):
                 await asyncio.sleep(0.001)
                 continue
@@ -839,8 +844,8 @@ async def test_entries_without_an_intent_id_rebuild_no_answer(harness: Harness) 
     players = [await harness.seat(table, s, f"P{s}", host if s == 0 else None) for s in range(4)]
     await table.submit(players[0][0], {"type": "start"})
     await wait_until(lambda: table.match is not None)
-    seat = table.match.game.to_act
-    card = table.match.game.legal_actions()[0].to_dict()["card"]
+    seat = dingo(table).game.to_act
+    card = dingo(table).game.legal_actions()[0].to_dict()["card"]
     intent = {"type": "discard", "card": card, "id": "old", "v": table.version}
     assert (await submit(table, *players[seat], **intent))["type"] == "ack"
     entries = [{k: v for k, v in e.items() if k not in ("id", "by")}

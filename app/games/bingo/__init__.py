@@ -16,7 +16,7 @@ from ..contract import JSON, GameError, GameSpec, MatchState, Option
 from ..kit import RandomBot, mask_of
 from .bots import HeuristicBot
 from .replay import replay_line
-from .state import BingoMatch, Deal, Setup, check_state
+from .state import BingoMatch, Deal, Setup, check_state, parse_action
 from .tiles import tiles_in
 
 OPTIONS: tuple[Option, ...] = (
@@ -114,6 +114,7 @@ GAME = GameSpec(
     seats=2,
     options=OPTIONS,
     actions=frozenset({"play", "declare", "close", "claim"}),
+    read_action=lambda action, options: parse_action(action),
     new_match=new_match,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
     replay_line=replay_line,

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from app.game import Action, Match, MatchOptions, codes, make_bot
+from app.game import Action, Game, Match, MatchOptions, codes, make_bot
 from app.game import Event as DingoEvent
 from app.game.determinize import sample
 from app.game.replay import replay_line
@@ -41,6 +41,19 @@ def _event(e: DingoEvent) -> Event:
     return Event(e.public, None if private is None else {s: private for s in e.private_seats})
 
 
+def read_action(action: object, seat: int) -> Action:
+    """``seat``'s wire-form ``action`` as the engine's ``Action`` (``Malformed`` if it is not
+    one: an unknown field, a seat that is not the sender's, not a card...)."""
+    if not isinstance(action, Mapping):
+        raise Malformed(f"an action is an object with a type, not {shown(action)}")
+    extra = sorted(set(action) - ACTION_FIELDS)
+    if extra:
+        raise Malformed(f"a Dingo action has no field {extra[0]!r}")
+    if action.get("seat", seat) != seat:
+        raise Malformed("the seat is not part of an action: the table knows who sent it")
+    return Action.from_dict({**action, "seat": seat})
+
+
 class DingoMatch:
     """A match of Dingo (``app.game.Match``) seen through the contract."""
 
@@ -51,6 +64,17 @@ class DingoMatch:
             open_discards=bool(options.get("open_discards", False))))
         #: This game's hunt results (public forms), for ``why``.
         self._hunts: list[JSON] = []
+
+    @classmethod
+    def around(cls, inner: Match) -> DingoMatch:
+        """The contract's view of an engine match that already exists."""
+        match = cls.__new__(cls)
+        match.inner = inner
+        game = inner.game  # its hunts so far, from its actions (the engine keeps the last)
+        again = Game(game.initial_hands, game.dealer, open_discards=game.open_discards)
+        match._hunts = [e.public for a in game.actions for e in again.apply(a)
+                        if e.kind == "hunt_result"]
+        return match
 
     @property
     def over(self) -> bool:
@@ -75,16 +99,10 @@ class DingoMatch:
         return [a.to_dict() for a in game.legal_actions()]
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        if not isinstance(action, Mapping):
-            raise Malformed(f"an action is an object with a type, not {shown(action)}")
-        extra = sorted(set(action) - ACTION_FIELDS)
-        if extra:
-            raise Malformed(f"a Dingo action has no field {extra[0]!r}")
-        if action.get("seat", seat) != seat:
-            raise Malformed("the seat is not part of an action: the table knows who sent it")
+        parsed = read_action(action, seat)
         if self.inner.game.over:
             raise Illegal("no game is in progress")
-        events = self.inner.apply(Action.from_dict({**action, "seat": seat}))
+        events = self.inner.apply(parsed)
         self._hunts += [e.public for e in events if e.kind == "hunt_result"]
         return [_event(e) for e in events]
 
@@ -211,6 +229,7 @@ GAME = GameSpec(
     seats=4,
     options=OPTIONS,
     actions=frozenset({"discard", "pass", "play"}),
+    read_action=lambda action, options: read_action(action, 0),
     new_match=new_match,
     bots={"random": lambda seed: DingoBot("random", seed),
           "heuristic": lambda seed: DingoBot("heuristic", seed)},

@@ -14,7 +14,7 @@ import random
 from ..contract import JSON, GameSpec, MatchState, Option
 from .bots import EquilibriumBot, GreedyBot, RandomBot
 from .replay import replay_line
-from .state import COMMIT, DivideMatch, check_state
+from .state import COMMIT, DivideMatch, check_state, parse_commit
 
 OPTIONS = (
     Option(name="deck", title="Deck",
@@ -73,6 +73,7 @@ GAME = GameSpec(
     seats=2,
     options=OPTIONS,
     actions=frozenset({"commit"}),
+    read_action=lambda action, options: parse_commit(action, options["deck"]),
     new_match=new_match,
     bots={"random": RandomBot, "greedy": GreedyBot, "equilibrium": EquilibriumBot},
     replay_line=replay_line,

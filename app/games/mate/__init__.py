@@ -17,7 +17,7 @@ from ..kit import RandomBot
 from .bots import GreedyBot, PerfectBot
 from .cards import BY_CODE, CODES, cards_in
 from .replay import replay_line
-from .state import FOREPLACE, MateMatch, check_state
+from .state import FOREPLACE, MateMatch, check_state, parse_action
 
 #: The rules page: "Nothing here is optional: a table has no house-rule switches."
 OPTIONS: tuple[Option, ...] = ()
@@ -82,6 +82,7 @@ GAME = GameSpec(
     seats=2,
     options=OPTIONS,
     actions=frozenset({"foreplace", "decline", "play"}),
+    read_action=lambda action, options: parse_action(action),
     new_match=new_match,
     bots={"random": RandomBot, "greedy": GreedyBot, "perfect": PerfectBot},
     replay_line=replay_line,
