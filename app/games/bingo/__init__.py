@@ -120,7 +120,7 @@ GAME = GameSpec(
     replay_line=replay_line,
     blurb="Dominoes played like Sixty-six: take tricks, declare your doubles, close the "
           "stock and claim 70 before your opponent does. First to 7 game points.",
-    playable=False,
+    playable=True,
     bot_order=("random", "heuristic"),
     redeal=redeal,
     invariants=invariants,

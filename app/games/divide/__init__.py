@@ -79,7 +79,7 @@ GAME = GameSpec(
     replay_line=replay_line,
     blurb="Both hands are on the table; show a card face down at the same time as your "
           "opponent, and the low card wins if it divides the high one or sits just below it.",
-    playable=False,
+    playable=True,
     bot_order=("random", "greedy", "equilibrium"),
     redeal=redeal,
     invariants=invariants,

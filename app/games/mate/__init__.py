@@ -88,7 +88,7 @@ GAME = GameSpec(
     replay_line=replay_line,
     blurb="Answer each lead by suit, else by rank, else you are mated: the later the mate, "
           "the more it scores. Every deal is played twice, the hands exchanged.",
-    playable=False,
+    playable=True,
     bot_order=("random", "greedy", "perfect"),
     redeal=redeal,
     invariants=invariants,
