@@ -1,20 +1,31 @@
-// The table page: one WebSocket to the table server (docs/protocol.md), and
-// a drawing of the latest `state` the server sent. Every change comes from
-// the server; the page only sends intents and redraws what it is told.
+// The table page: one WebSocket to the table server (docs/protocol.md), and a drawing of
+// the latest `state` the server sent. Every change comes from the server; the page only
+// sends intents and redraws what it is told.
+//
+// This file is the frame, which knows no game's rules: the connection, the seats around
+// the felt, the lobby, chat, the game log, the turn timer, the scoreboard box, the results
+// panel, banners, turn alerts and announcements. The game itself is drawn by its module,
+// static/js/games/<name>/index.js, loaded once the first `state` says which game the table
+// plays (`state.table.game`); the interface is static/js/games/README.md.
 
 import { $, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
-import { cardEl, cardBack, cardValue, pileValue, longName, rankLabel, rankPlural, sortCards, suitOf } from "./cards.js";
 import { forgetSeat, rememberTable, saveName, savedName, tableMemory } from "./api.js";
 import { Connection } from "./connection.js";
-import { describeEvent, huntWords, signed, SEAT_LABELS } from "./words.js";
-import { avatar, cardRow, lineEl, seatNames } from "./render.js";
+import { describeEvent, SEAT_LABELS } from "./words.js";
+import { avatar, lineEl, seatNames } from "./render.js";
+import { setupAlerts, turnAlert } from "./table/alerts.js";
+import fallbackModule from "./table/fallback.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
-const POSITIONS = ["bottom", "left", "top", "right"];
-// Where a card flies in from, per position on screen.
-const FROM = { bottom: ["0px", "90px"], left: ["-90px", "0px"], top: ["0px", "-90px"], right: ["90px", "0px"] };
+/** Where each seat sits on screen, from the viewer's seat on, by how many seats the game has. */
+const POSITIONS = { 4: ["bottom", "left", "top", "right"], 2: ["bottom", "top"] };
+const ALL_POSITIONS = ["bottom", "left", "top", "right"];
 const LOG_LIMIT = 300;
 const CHAT_LIMIT = 100;
+/** Events of the table itself (docs/protocol.md), told by the frame; a game's module tells the rest. */
+const TABLE_EVENTS = new Set(["seat_taken", "bot_added", "bot_removed", "auto_move", "match_recorded",
+  "host_changed", "seat_replaced"]);
+const GAME_LINES = new Set(["game_start", "game_over", "match_over", "match_start"]);
 
 const S = {
   seat: null,        // my seat, or null when watching
@@ -23,18 +34,19 @@ const S = {
   state: null,       // the last `state` message
   pending: null,     // {id, v} of a game intent awaiting its answer
   seq: 0,
-  timer: null,       // {seat, end (performance.now ms), total (s)}
+  timer: null,       // {seats, end (performance.now ms), total (s)}
   wasLost: false,
   resultsHidden: null, // resultsKey() of results the player put aside
   inert: false,      // another tab took this seat: show the table, offer no moves
   skew: 0,           // server clock minus ours (s), from the turn timer
-  hunts: [],         // this game's hunt_result events, in order
-  passOrder: [],     // "gave:left" / "got:left" in the order my passes happened
   botKind: {},       // per empty seat: the kind the host picked in "Add bot"
   flashTimer: null,
   log: loadList("log"),
   chat: loadList("chat"),
 };
+
+/** The game's module: {name, module}, set once the first state has said which game this is. */
+const G = { name: null, module: null };
 
 // ---- memory of this tab: the log and chat survive a reload ---------------------
 
@@ -45,11 +57,57 @@ function saveList(kind, list) {
   try { sessionStorage.setItem(`dingo.${kind}.${tableId}`, JSON.stringify(list)); } catch { /* not kept */ }
 }
 
-// ---- names -----------------------------------------------------------------------
+// ---- the game's module -----------------------------------------------------------------
+
+/** Load `/static/js/games/<game>/index.js` and link its CSS; the fallback if it is missing. */
+async function loadGame(game) {
+  const name = /^[a-z][a-z0-9_-]*$/.test(game || "") ? game : "dingo";
+  const css = h("link", { rel: "stylesheet", href: `/static/js/games/${name}/${name}.css` });
+  const cssLoaded = new Promise((resolve) => {
+    css.addEventListener("load", resolve);
+    css.addEventListener("error", resolve);
+    setTimeout(resolve, 3000);
+  });
+  document.head.appendChild(css);
+  let module = fallbackModule;
+  try {
+    module = (await import(`/static/js/games/${name}/index.js`)).default;
+  } catch (e) {
+    console.error(e);
+    toast("This game cannot be drawn properly in this browser: its moves are shown as buttons.", { error: true });
+  }
+  await cssLoaded;
+  G.name = name;
+  G.module = module;
+  document.body.dataset.game = name;
+}
+
+/** A module's hook, called so that a mistake in it never stops the frame (it is still reported). */
+function hook(name, ...args) {
+  const fn = G.module && G.module[name];
+  if (typeof fn !== "function") return undefined;
+  try {
+    return fn.apply(G.module, args);
+  } catch (e) {
+    setTimeout(() => { throw e; });
+    return undefined;
+  }
+}
+const has = (name) => Boolean(G.module && typeof G.module[name] === "function");
+
+function gameTitle() {
+  if (G.module && G.module.title) return G.module.title;
+  const name = G.name || "dingo";
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+// ---- names and places -------------------------------------------------------------------
 
 function seatsOf(state = S.state) {
   return state ? state.seats : [0, 1, 2, 3].map((seat) => ({ seat, kind: "empty" }));
 }
+
+const seatCount = () => seatsOf().length;
 
 function nameOf(seat, state = S.state) {
   if (seat === S.seat && S.seat !== null) return "You";
@@ -58,12 +116,27 @@ function nameOf(seat, state = S.state) {
 
 /** A seat's name; where two seats share one (three "Heuristic bot"s), the seat number is added. */
 function plainName(seat, state = S.state) {
-  return seatNames(seatsOf(state))[seat] || SEAT_LABELS[seat];
+  return seatNames(seatsOf(state))[seat] || SEAT_LABELS[seat] || `Seat ${seat + 1}`;
+}
+
+/** The server's narration with `{0}`, `{1}` … replaced by seat names. */
+function say(text) {
+  return String(text ?? "").replace(/\{(\d+)\}/g, (_, i) => plainName(Number(i)));
 }
 
 /** Seat shown at the bottom: mine, or seat 0 for a spectator. */
 const baseSeat = () => (S.seat === null ? 0 : S.seat);
-const positionOf = (seat) => POSITIONS[(seat - baseSeat() + 4) % 4];
+function positionOf(seat) {
+  const n = seatCount();
+  const list = POSITIONS[n] || POSITIONS[4];
+  return list[(seat - baseSeat() + n) % n];
+}
+
+/** The seats that may act now: `view.to_act` is a list (or, from older servers, one seat). */
+function toAct(g) {
+  if (!g || g.to_act === null || g.to_act === undefined) return [];
+  return Array.isArray(g.to_act) ? g.to_act : [g.to_act];
+}
 
 // ---- the connection ----------------------------------------------------------------
 
@@ -72,7 +145,7 @@ const conn = new Connection(tableId, {
     const mem = tableMemory(tableId) || {};
     return { type: "hello", token: mem.token || mem.host_token || null };
   },
-  onMessage,
+  onMessage: queueMessage,
   onStatus: showConnection,
 });
 
@@ -128,6 +201,15 @@ function showConnection(status) {
       btn.hidden = true;
     }
   }
+}
+
+/** Messages are handled in order; the first `state` waits for its game's module to load. */
+let inbox = Promise.resolve();
+function queueMessage(msg) {
+  inbox = inbox.then(async () => {
+    if (msg.type === "state" && !G.module) await loadGame(msg.table && msg.table.game);
+    onMessage(msg);
+  }).catch((e) => setTimeout(() => { throw e; }));
 }
 
 function onMessage(msg) {
@@ -204,11 +286,12 @@ function send(type, fields = {}, { game = false } = {}) {
   return true;
 }
 
-function playAction(action) {
+/** ctx.act: send a game action (the engine's form; its `seat` is left out, the server knows it). */
+function act(action, { keepFlash = false } = {}) {
   if (S.pending || S.inert) return;
-  hideFlash();
-  if (action.type === "play") send("play", { cards: action.cards }, { game: true });
-  else send(action.type, { card: action.card }, { game: true });
+  if (!keepFlash) hideFlash();
+  const { seat: _seat, type, ...fields } = action;
+  send(type, fields, { game: true });
 }
 
 function sitAt(seat) {
@@ -225,6 +308,31 @@ function sitAt(seat) {
   send("sit", { seat, name });
 }
 
+// ---- what a module is told: ctx -------------------------------------------------------------
+
+function makeCtx(prev = null) {
+  const state = S.state;
+  return {
+    seat: S.seat,
+    seats: seatCount(),
+    name: (seat) => nameOf(seat),
+    plainName: (seat) => plainName(seat),
+    say,
+    act,
+    busy: Boolean(S.pending) || S.inert,
+    myTurn: isMyTurn(),
+    status: state ? state.table.status : "lobby",
+    position: positionOf,
+    view: state ? state.game : null,
+    prev: prev ? prev.game : null,
+    events: (state && state.events) || [],
+    match: state ? state.match : null,
+    options: state ? state.table.options : {},
+    toast,
+    flash,
+  };
+}
+
 // ---- a new state --------------------------------------------------------------------------
 
 function onState(msg) {
@@ -235,17 +343,16 @@ function onState(msg) {
   if (msg.seats.some((s) => s.host)) S.host = S.seat !== null && Boolean(msg.seats[S.seat].host);
   else S.host = Boolean(S.welcomeHost);
   if (S.pending && msg.v > S.pending.v) S.pending = null;
-  if (msg.log) replaceGameLog(msg.log, msg);
+  if (msg.log) replaceGameLog(msg.log);
   if (S.wasLost && prev) addLog([["Reconnected."]], "meta");
   S.wasLost = false;
-  if (msg.events && msg.events.length) logEvents(msg.events, msg);
+  if (msg.events && msg.events.length) logEvents(msg.events);
   setTimer(msg.timer);
   autoSit(msg);
   render(prev);
-  const hunt = [...(msg.events || [])].reverse().find((e) => e.type === "hunt_result" && e.rule !== "void");
-  if (hunt) flash(hunt);
+  if (msg.events && msg.events.length) hook("onEvents", msg.events, makeCtx(prev));
   announce(msg, prev, wasMyTurn);
-  if (!wasMyTurn && isMyTurn()) turnAlert();
+  if (!wasMyTurn && isMyTurn()) turnAlert({ title: gameTitle(), body: $("#prompt").textContent, tag: `dingo-${tableId}` });
 }
 
 /** The host who just created the table sits down at once in the first free seat. */
@@ -264,26 +371,35 @@ function setTimer(timer) {
   }
   S.skew = timer.server_time - Date.now() / 1000;
   S.timer = {
-    seat: timer.seat,
+    seats: Array.isArray(timer.seats) ? timer.seats : [timer.seat],
     end: performance.now() + (timer.deadline - timer.server_time) * 1000,
-    total: S.state.table.options.turn_seconds || 30,
+    total: S.state.table.options.turn_seconds || S.state.table.turn_seconds || 30,
   };
 }
 
 // ---- the log and chat ----------------------------------------------------------------------
 
-function kindOf(ev) {
-  if (["game_start", "game_over", "match_over", "match_start"].includes(ev.type)) return "game";
-  if (ev.type === "hunt_result") return "hunt";
-  if (["seat_taken", "bot_added", "bot_removed", "auto_move", "match_recorded", "host_changed", "seat_replaced"].includes(ev.type)) return "meta";
-  return "";
+/** An event as a line of parts (strings and {card} objects), or null to leave it out of the log. */
+function describe(ev) {
+  if (TABLE_EVENTS.has(ev.type)) return describeEvent(ev, (seat) => nameOf(seat));
+  let line;
+  if (has("describe")) line = hook("describe", ev, makeCtx());
+  else line = ev.say ? say(ev.say) : (ev.type === "match_start" ? describeEvent(ev, nameOf) : null);
+  if (line === null || line === undefined || line === "") return null;
+  return typeof line === "string" ? [line] : line;
 }
 
-function logEvents(events, state) {
-  const names = (seat) => nameOf(seat, state);
+function kindOf(ev) {
+  if (GAME_LINES.has(ev.type)) return "game";
+  if (TABLE_EVENTS.has(ev.type)) return "meta";
+  return hook("logKind", ev) || "";
+}
+
+function logEvents(events) {
+  const ctx = makeCtx();
   for (const ev of events) {
-    noteEvent(ev);
-    const parts = describeEvent(ev, names);
+    hook("observe", ev, ctx);
+    const parts = describe(ev);
     if (parts) addLog([parts], kindOf(ev), false, ev.type === "game_start");
   }
   saveList("log", S.log);
@@ -294,7 +410,7 @@ function logEvents(events, state) {
  * deal on), which holds what this tab missed while away, or everything on a new device.
  * It replaces our lines from this game's start; earlier lines of this tab stay.
  */
-function replaceGameLog(events, state) {
+function replaceGameLog(events) {
   const dealt = events.length > 0 && events[0].type === "game_start";
   let keep = 0;
   if (dealt) {
@@ -303,20 +419,7 @@ function replaceGameLog(events, state) {
     }
   }
   S.log.splice(keep);
-  logEvents(events, state);
-}
-
-/** What the page keeps of this game besides the log: its hunts, and the order of my passes. */
-function noteEvent(ev) {
-  if (ev.type === "game_start") {
-    S.hunts = [];
-    S.passOrder = [];
-  } else if (ev.type === "hunt_result") {
-    S.hunts.push(ev);
-  } else if (ev.type === "pass" && S.seat !== null) {
-    if (ev.seat === S.seat) S.passOrder.push(`gave:${ev.direction}`);
-    else if (ev.to === S.seat) S.passOrder.push(`got:${ev.direction}`);
-  }
+  logEvents(events);
 }
 
 function addLog(lines, kind, save = true, start = false) {
@@ -359,20 +462,25 @@ function renderChat() {
 
 function render(prev = null) {
   const state = S.state;
-  if (!state) return;
+  if (!state || !G.module) return;
   $("#table-code").textContent = tableId;
   renderWatchers(state.table.spectators || 0);
-  for (const pos of POSITIONS) fill($(`#pos-${pos}`));
-  for (const info of state.seats) $(`#pos-${positionOf(info.seat)}`).appendChild(seatEl(info));
-  renderCenter(prev);
-  renderTray(prev);
-  renderScoreboard();
-  renderHunts();
+  $("#felt").classList.toggle("felt--two", seatCount() === 2);
+  const ctx = makeCtx(prev);
+  const seatSlots = {};
+  for (const pos of ALL_POSITIONS) fill($(`#pos-${pos}`));
+  for (const info of state.seats) {
+    const { el, slot } = seatEl(info, ctx);
+    seatSlots[info.seat] = slot;
+    $(`#pos-${positionOf(info.seat)}`).appendChild(el);
+  }
+  renderGame(ctx, seatSlots);
+  renderScoreboard(ctx);
   renderLog();
   renderChat();
   tick();
   const myTurn = isMyTurn();
-  document.title = `${myTurn ? "\u25CF Your turn · " : ""}Dingo table ${tableId}`;
+  document.title = `${myTurn ? "\u25CF Your turn · " : ""}${gameTitle()} table ${tableId}`;
 }
 
 // How many connections watch without a seat (you among them if you have none).
@@ -385,19 +493,27 @@ function renderWatchers(count) {
 
 function isMyTurn() {
   const g = S.state && S.state.game;
-  return Boolean(g && !S.inert && S.seat !== null && g.to_act === S.seat && g.legal && g.legal.length);
+  return Boolean(g && !S.inert && S.seat !== null && toAct(g).includes(S.seat) && g.legal && g.legal.length);
 }
 
 function status() {
   return S.state.table.status;
 }
 
-function seatEl(info) {
+/** The game is over (between games, or the match is): the results panel's time. */
+function gameOver() {
+  const g = S.state.game;
+  return Boolean(g && (g.phase === "over" || ["between_games", "match_over"].includes(status())));
+}
+
+/** A seat's plate: who sits there, their badges and presence, the module's part, the host's buttons. */
+function seatEl(info, ctx) {
   const g = S.state.game;
   const seat = info.seat;
   const isMe = seat === S.seat && S.seat !== null;
-  const turn = g && g.to_act === seat && g.phase !== "over";
-  const winner = g && g.result && g.result.winner === seat;
+  const turn = Boolean(g && toAct(g).includes(seat) && !gameOver());
+  const plate = g ? hook("plate", seat, g, ctx) || {} : {};
+  const winner = Boolean(plate.winner);
   const el = h("div", {
     class: ["seat", `seat--${info.kind}`, isMe && "seat--me", turn && "seat--turn", winner && "seat--winner"],
     dataset: { seat: String(seat) },
@@ -405,12 +521,13 @@ function seatEl(info) {
   });
 
   const bot = info.kind === "bot";
+  const score = typeof plate.score === "string" ? { text: plate.score } : plate.score;
   const head = h("div", { class: "seat__head" },
     info.kind === "empty" ? null : avatar(info.name, seat),
     h("span", { class: "seat__name", title: bot ? `${plainName(seat)}: a bot that plays ${info.strength}` : null },
       info.kind === "empty" ? `${SEAT_LABELS[seat]}: empty` : plainName(seat),
       bot ? h("span", { class: "seat__bot" }, " \u00B7 bot") : null),
-    g ? h("span", { class: "seat__points", title: "Points this game" }, signed(g.scores[seat])) : null);
+    score ? h("span", { class: "seat__points", title: score.title || null }, score.text) : null);
   if (info.kind !== "empty") {
     const presence = info.away ? "away: a bot plays for now" : info.connected ? "connected" : "disconnected";
     head.appendChild(h("span", {
@@ -424,57 +541,31 @@ function seatEl(info) {
   if (isMe) meta.appendChild(h("span", { class: "badge badge--you" }, "You"));
   if (bot) meta.appendChild(h("span", { class: "badge badge--bot", title: `Bot strength: ${info.strength}` }, info.strength));
   if (info.host) meta.appendChild(h("span", { class: "badge badge--host", title: "The host starts the match and manages the seats" }, "Host"));
-  if (g && g.dealer === seat) meta.appendChild(h("span", { class: "badge badge--dealer", title: "Dealer" }, "Dealer"));
-  if (winner) meta.appendChild(h("span", { class: "badge badge--winner" }, "Winner"));
+  for (const b of plate.badges || []) {
+    meta.appendChild(h("span", { class: ["badge", b.kind && `badge--${b.kind}`], title: b.title || null }, b.text));
+  }
   if (info.kind === "human" && info.ready && ["between_games", "match_over"].includes(status())) {
     meta.appendChild(h("span", { class: "badge badge--ready" }, "Ready"));
   }
   if (info.away) meta.appendChild(h("span", { class: "badge badge--away" }, "Away"));
   if (info.kind === "human" && !info.connected) el.appendChild(goneEl(info));
   if (g) {
-    const size = g.hand_sizes[seat];
-    if (!isMe) {
-      const backs = h("span", { class: "seat__backs", "aria-hidden": "true" });
-      for (let i = 0; i < Math.min(size, 10); i++) backs.appendChild(cardBack());
-      meta.appendChild(backs);
-    }
-    meta.appendChild(h("span", { class: "seat__count" }, plural(size, "card")));
+    for (const node of plate.meta || []) meta.appendChild(node);
     if (turn) {
-      if (S.timer && S.timer.seat === seat && info.connected) {
+      if (S.timer && S.timer.seats.includes(seat) && info.connected) {
         meta.appendChild(h("span", { class: "timer", dataset: { timer: "1" } },
           h("span", { class: "timer__text" }), h("span", { class: "timer__bar" }, h("span"))));
       } else {
-        meta.appendChild(h("span", { class: "timer" }, isMe && !S.inert ? "your turn" : decisionShort(g.decision)));
+        meta.appendChild(h("span", { class: "timer" }, isMe && !S.inert ? "your turn" : (plate.turn || "deciding…")));
       }
     }
   }
   if (meta.childNodes.length) el.appendChild(meta);
+  for (const node of plate.body || []) el.appendChild(node);
 
-  if (g) {
-    const scoreVal = pileValue(g.score_piles[seat]);
-    const penaltyVal = pileValue(g.penalty_piles[seat], { penalty: true });
-    el.appendChild(h("div", { class: "seat__piles" },
-      h("span", { class: "pile-val pile-val--score", title: "Score pile value" },
-        h("span", { class: "pile-val__label" }, "Score"), h("span", { class: "pile-val__short", "aria-hidden": "true" }, "S"),
-        h("b", {}, String(scoreVal))),
-      h("span", { class: "pile-val pile-val--penalty", title: "Penalty pile value" },
-        h("span", { class: "pile-val__label" }, "Penalty"), h("span", { class: "pile-val__short", "aria-hidden": "true" }, "P"),
-        h("b", {}, String(penaltyVal)))));
-
-    const cards = h("div", { class: "seat__cards" });
-    if (g.score_piles[seat].length) cards.appendChild(cardRow(g.score_piles[seat], { label: "Score pile" }));
-    if (g.penalty_piles[seat].length) {
-      cards.appendChild(h("span", { class: "seat__cards-label" }, "Penalty"));
-      cards.appendChild(cardRow(g.penalty_piles[seat], { label: "Penalty pile" }));
-    }
-    if (cards.childNodes.length) el.appendChild(cards);
-
-    if (g.result && g.result.hands[seat].length && !isMe) {
-      el.appendChild(h("div", { class: "seat__reveal" },
-        h("span", { class: "seat__cards-label" }, "Left in hand"),
-        cardRow(g.result.hands[seat], { label: `${plainName(seat)}'s hand` })));
-    }
-  }
+  // The module's own small area on the plate (render's slots.seats[seat]).
+  const slot = h("div", { class: "seat__game" });
+  el.appendChild(slot);
 
   const actions = h("div", { class: "seat__actions" });
   if (info.kind === "empty" && S.seat === null && !S.inert) {
@@ -506,16 +597,16 @@ function seatEl(info) {
     }
   }
   if (actions.childNodes.length) el.appendChild(actions);
-  return el;
+  return { el, slot };
 }
 
 /** The bot kinds the server has ("easy", "normal", ...), as a select, and a button to use the pick. */
 function botPicker(seat, label, onPick) {
   const kinds = S.state.table.bot_kinds || [];
-  const fallback = (kinds.find((k) => k.kind === "heuristic") || kinds[0] || { kind: "heuristic" }).kind;
+  const fallback = (kinds.find((k) => k.kind === "heuristic") || kinds[kinds.length - 1] || { kind: "heuristic" }).kind;
   const chosen = S.botKind[seat] || fallback;
   const select = h("select", {
-    class: "bot-kind", "aria-label": `Bot strength for ${SEAT_LABELS[seat].toLowerCase()}`,
+    class: "bot-kind", "aria-label": `Bot strength for ${(SEAT_LABELS[seat] || `seat ${seat + 1}`).toLowerCase()}`,
     onchange: (e) => { S.botKind[seat] = e.target.value; },
   }, kinds.map((k) => h("option", { value: k.kind, selected: k.kind === chosen }, k.strength)));
   return h("span", { class: "bot-pick" }, select, h("button", {
@@ -539,13 +630,6 @@ function countdown(serverTime) {
   return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
 }
 
-function decisionShort(decision) {
-  if (!decision) return "";
-  if (decision.kind === "discard") return "discarding…";
-  if (decision.kind === "pass") return "passing…";
-  return "deciding…";
-}
-
 function tick() {
   for (const el of document.querySelectorAll("[data-back-by]")) {
     el.textContent = `${el.dataset.name} left \u00B7 a bot takes over in ${countdown(Number(el.dataset.backBy))}`;
@@ -561,24 +645,64 @@ function tick() {
 }
 setInterval(tick, 250);
 
-// ---- the centre: lobby, board, or results -----------------------------------------------------
+// ---- the game: the centre, the tray, the side ---------------------------------------------------
 
-function renderCenter(prev) {
-  const center = $("#center");
+/** What the module draws (board, hand, actions, below the hand, seats, side), then the frame's parts. */
+function renderGame(ctx, seatSlots) {
   const state = S.state;
   const g = state.game;
+  const center = $("#center");
+  const handEl = $("#hand");
+  const focusedEl = document.activeElement && handEl.contains(document.activeElement) ? document.activeElement : null;
+  const focused = focusedEl ? focusedEl.dataset.card ?? focusedEl.dataset.key ?? null : null;
+  fill(handEl);
+  fill($("#actions"));
+  fill($("#exchanges"));
   if (!g) fill(center, lobbyPanel());
-  else fill(center, board(prev));
+  else fill(center);
+  hook("render", g, ctx, {
+    board: g ? center : h("div"),
+    hand: handEl,
+    actions: $("#actions"),
+    below: $("#exchanges"),
+    seats: seatSlots,
+    side: $("#game-side"),
+  });
+
+  // the results of a game over the felt
   const overlay = $("#overlay");
-  const showResults = Boolean(g && g.phase === "over" && S.resultsHidden !== resultsKey());
+  const showResults = gameOver() && S.resultsHidden !== resultsKey();
   overlay.hidden = !showResults;
-  if (showResults) fillIfChanged(overlay, resultPanel());
+  if (showResults) fillIfChanged(overlay, resultPanel(ctx));
   else fill(overlay);
+
+  // what to do now
+  const prompt = promptFor(ctx);
+  const promptEl = $("#prompt");
+  fill(promptEl, lineEl(prompt.parts));
+  promptEl.className = `prompt${prompt.act ? " prompt--act" : ""}`;
+  if (gameOver() && S.resultsHidden === resultsKey()) {
+    $("#actions").appendChild(h("button", { class: "btn btn--primary", type: "button", id: "show-results", onclick: () => toggleResults(true) },
+      state.match && state.match.over ? "Show the match result" : "Show the scores"));
+  }
+  joinBox();
+
+  // the hand: keep the keyboard focus on the same card, or on a move when it becomes your turn
+  const myTurn = isMyTurn();
+  handEl.className = ["hand", !myTurn && "hand--waiting", S.pending && "hand--busy"].filter(Boolean).join(" ");
+  if (handEl.childElementCount) {
+    const key = focused === null ? null : CSS.escape(focused);
+    const target = (key !== null && handEl.querySelector(`[data-card="${key}"], [data-key="${key}"]`))
+      || (myTurn && (document.activeElement === document.body || focused) ? handEl.querySelector(".card--legal, .move") : null);
+    if (target) target.focus({ preventScroll: true });
+  }
 }
 
 /** The results of one game (or of the match) can be put aside to look at the table. */
 function resultsKey() {
-  return `${S.state.match ? S.state.match.game_number : 0}:${status()}`;
+  const m = S.state.match;
+  const number = m ? (m.game_number ?? (m.games || []).length) : 0;
+  return `${number}:${status()}`;
 }
 
 function toggleResults(show) {
@@ -622,165 +746,14 @@ function lobbyPanel() {
   return panel;
 }
 
-function board(prev) {
-  const g = S.state.game;
-  const prevGame = prev && prev.game;
-  const el = h("div", { class: "board" });
-
-  // the rabbit pile
-  const rabbits = h("div", { class: "spot board__rabbits" }, h("span", { class: "spot__label" }, "Rabbits"));
-  if (g.rabbits.length) {
-    rabbits.appendChild(h("div", { class: ["stack", g.rabbits.length > 1 && "stack--deep"] }, cardEl(g.rabbits[0], { size: "sm" })));
-    rabbits.appendChild(h("span", { class: "spot__count" }, `${g.rabbits.length} left`));
-  } else {
-    rabbits.appendChild(h("div", { class: "card card--sm card--slot", "aria-label": "no rabbits left" }));
-  }
-  el.appendChild(rabbits);
-
-  // the discard pile
-  const discards = h("div", { class: "spot board__discards" }, h("span", { class: "spot__label" }, "Discards"));
-  const newTop = g.discard_top && (!prevGame || prevGame.discard_count !== g.discard_count);
-  const discarder = lastDiscarder();
-  const enterAttrs = (seat) => (seat === null ? {} : { style: { "--from-x": FROM[positionOf(seat)][0], "--from-y": FROM[positionOf(seat)][1] } });
-  if (g.discards && g.discards.length) {
-    const fan = h("div", { class: "discard-fan" });
-    g.discards.forEach((code, i) => fan.appendChild(cardEl(code, {
-      size: "xs", classes: [newTop && i === g.discards.length - 1 && "card--enter"], attrs: i === g.discards.length - 1 ? enterAttrs(discarder) : {},
-    })));
-    discards.appendChild(fan);
-  } else if (g.discard_top) {
-    discards.appendChild(h("div", { class: ["stack", g.discard_count > 1 && "stack--deep"] },
-      cardEl(g.discard_top, { size: "sm", classes: [newTop && "card--enter"], attrs: enterAttrs(discarder) })));
-  } else {
-    discards.appendChild(h("div", { class: "card card--sm card--slot", "aria-label": "no discards yet" }));
-  }
-  discards.appendChild(h("span", { class: "spot__count" }, g.discard_count ? `${g.discard_count} discarded` : "none yet"));
-  el.appendChild(discards);
-
-  // dead rabbits
-  const dead = h("div", { class: "spot board__dead" }, h("span", { class: "spot__label" }, "Dead rabbits"));
-  if (g.dead_rabbits.length) {
-    const row = cardRow(g.dead_rabbits, { overlap: true, label: "Dead rabbits" });
-    row.style.setProperty("--n", String(g.dead_rabbits.length));
-    dead.appendChild(row);
-  }
-  else dead.appendChild(h("span", { class: "spot__count" }, "none"));
-  el.appendChild(dead);
-
-  // the hunt in the middle, or the exchange round
-  const middle = h("div", { class: "spot board__hunted" });
-  if (g.hunt) {
-    const title = g.hunt.rank === "A" ? "The ace hunt" : `Hunting the ${rankPlural(g.hunt.rank)}`;
-    middle.appendChild(h("div", { class: "hunted" },
-      cardEl(g.hunt.rabbit, { classes: [huntIsNew(g, prevGame) && "card--enter"] }),
-      h("span", { class: "hunted__title" }, title)));
-  } else {
-    middle.appendChild(stageBadge(g));
-  }
-  el.appendChild(middle);
-
-  // each seat's cards in this hunt
-  const prevPlays = new Set();
-  if (prevGame && prevGame.hunt && g.hunt && prevGame.hunt.rank === g.hunt.rank) {
-    for (const p of prevGame.hunt.plays) for (const c of p.cards) prevPlays.add(c);
-  }
-  for (let seat = 0; seat < 4; seat++) {
-    const pos = positionOf(seat);
-    const slot = h("div", { class: `play play--${pos}`, dataset: { seat: String(seat) } });
-    if (g.hunt) {
-      const cards = g.hunt.plays.filter((p) => p.seat === seat).flatMap((p) => p.cards);
-      for (const code of cards) {
-        slot.appendChild(cardEl(code, {
-          size: "sm",
-          classes: [!prevPlays.has(code) && "card--enter"],
-          attrs: { style: { "--from-x": FROM[pos][0], "--from-y": FROM[pos][1] } },
-        }));
-      }
-    }
-    el.appendChild(slot);
-  }
-
-  // the last hunt in which a card was played, in words (dead rabbits do not count)
-  const info = h("div", { class: "spot board__info", id: "last-hunt" });
-  const last = lastPlayedHunt(g);
-  if (last) {
-    info.appendChild(h("span", { class: "spot__label" }, "Last hunt"));
-    info.appendChild(lastHuntEl(last));
-  }
-  el.appendChild(info);
-  return el;
-}
-
-function huntIsNew(g, prevGame) {
-  return !prevGame || !prevGame.hunt || prevGame.hunt.rank !== g.hunt.rank;
-}
-
-function lastDiscarder() {
-  const ev = [...(S.state.events || [])].reverse().find((e) => e.type === "discard");
-  return ev ? ev.seat : null;
-}
-
-function stageBadge(g) {
-  const d = g.decision;
-  if (!d) return h("div", { class: "stage-badge" }, g.phase === "over" ? "Game over" : g.stage);
-  if (d.kind === "pass") {
-    const arrow = { left: "\u21B6", across: "\u21C5", right: "\u21B7" }[d.direction] || "";
-    return h("div", { class: "stage-badge" }, h("span", { class: "arrow", "aria-hidden": "true" }, arrow),
-      `Pass ${d.direction}`, h("small", {}, "face down, one card each"));
-  }
-  return h("div", { class: "stage-badge" }, `Discard ${d.round} of 4`,
-    h("small", {}, "aces can't be discarded"));
-}
-
-function lastPlayedHunt(g) {
-  const played = S.hunts.filter((e) => e.rule !== "void");
-  if (played.length) return played[played.length - 1];
-  return g.last_hunt && g.last_hunt.rule !== "void" ? g.last_hunt : null;
-}
-
-/** Who caught what in a hunt: "Bruno +2, you +1", or how the rabbit escaped. */
-function huntOutcome(hunt) {
-  const names = (seat) => (seat === S.seat ? "you" : nameOf(seat));
-  const gains = hunt.points.map((p, seat) => (p ? `${names(seat)} ${signed(p)}` : null)).filter(Boolean);
-  if (hunt.rule === "void") return "dead: its dingo was discarded";
-  if (hunt.rule === "no_wolf" || hunt.rule === "ace_no_wolf") return `escaped: no wolf came (${gains.join(", ") || "no points"})`;
-  const by = hunt.caught_by !== null && hunt.caught_by !== undefined ? `caught by ${names(hunt.caught_by)}` : "hunted";
-  return `${by} (${gains.join(", ") || "no points"})`;
-}
-
-function lastHuntEl(hunt) {
-  const names = (seat) => nameOf(seat);
-  const rabbit = cardEl(hunt.rabbit, { size: "xs" });
-  return h("div", { class: "spot", title: lineEl(huntWords(hunt, names)).textContent }, rabbit,
-    h("span", { class: "spot__count" }, huntOutcome(hunt)));
-}
-
-/** The strip of this game's finished hunts: rank, cards played, who scored. */
-function renderHunts() {
-  const box = $("#hunts-list");
-  const count = $("#hunts-count");
-  count.textContent = S.hunts.length ? `(${S.hunts.length})` : "";
-  if (!S.hunts.length) {
-    fill(box, h("li", { class: "hunts__empty" }, "No hunt has finished yet in this game."));
-    return;
-  }
-  fill(box, S.hunts.map((hunt) => h("li", { class: "hunts__row" },
-    cardEl(hunt.rabbit, { size: "xs" }),
-    h("span", { class: "hunts__rank" }, hunt.rank === "A" ? "Aces" : rankPlural(hunt.rank)),
-    h("span", { class: "hunts__plays" }, hunt.rule === "void" ? "no cards: dead rabbit"
-      : (hunt.plays || []).map((p, i) => [i ? "; " : "", `${nameOf(p.seat)} `, p.cards.map((c) => lineEl([{ card: c }, " "]))])),
-    h("span", { class: "hunts__who" }, huntOutcome(hunt)))));
-}
-
 /**
- * The result of a hunt, in a strip above the prompt (never over the board). It stays
- * until the reader's next move, or 5 s when someone else (or a bot) is to move.
+ * A strip above the prompt (never over the board) for news such as the result of a hunt
+ * (ctx.flash). It stays until the reader's next move, or 5 s when someone else is to move.
  */
-function flash(hunt) {
+function flash(parts, { tone = "" } = {}) {
   const el = $("#flash");
-  const caught = !["no_wolf", "ace_no_wolf"].includes(hunt.rule);
-  el.className = `flash ${caught ? "flash--caught" : "flash--escaped"}`;
-  fill(el, lineEl(huntWords(hunt, (seat) => nameOf(seat))));
+  el.className = `flash${tone ? ` flash--${tone}` : ""}`;
+  fill(el, typeof parts === "string" ? parts : lineEl(parts));
   el.hidden = false;
   clearTimeout(S.flashTimer);
   if (!isMyTurn()) S.flashTimer = setTimeout(hideFlash, 5000);
@@ -791,34 +764,20 @@ function hideFlash() {
   $("#flash").hidden = true;
 }
 
-function resultPanel() {
+function resultPanel(ctx) {
   const state = S.state;
   const g = state.game;
-  const m = state.match;
-  const r = g.result;
+  const m = state.match || {};
   const panel = h("div", { class: "center-panel", id: "results" });
   if (m.over) {
+    const w = m.winner;
     panel.appendChild(h("p", { class: "winner-line" }, h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605 "),
-      `${nameOf(m.winner)} ${m.winner === S.seat ? "win" : "wins"} the match!`));
+      w === null || w === undefined ? "The match is a draw." : `${nameOf(w)} ${w === S.seat ? "win" : "wins"} the match!`));
   }
-  const head = r.winner === null || r.winner === undefined
-    ? `Game ${m.game_number}: a draw`
-    : `Game ${m.game_number}: ${nameOf(r.winner)} ${r.winner === S.seat ? "win" : "wins"}`;
-  panel.appendChild(h(m.over ? "h3" : "h2", {}, head));
-  if (r.tie_break && r.tie_break !== "draw") {
-    panel.appendChild(lineEl(["Tie broken by the ", { card: r.tie_break }, " rabbit in the score pile."], "p", { class: "muted" }));
-  }
-  const rows = [0, 1, 2, 3].map((seat) => h("tr", {},
-    h("td", {}, nameOf(seat)),
-    h("td", { class: "num" }, String(pileValue(r.score_piles[seat]))),
-    h("td", { class: "num" }, String(pileValue(r.penalty_piles[seat], { penalty: true }))),
-    h("td", { class: ["num", r.winner === seat && "win"] }, signed(r.scores[seat])),
-    h("td", { class: "num" }, String(m.game_wins[seat]))));
-  panel.appendChild(h("table", { class: "grid-table result-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num", title: "Score pile" }, "Score"),
-      h("th", { class: "num", title: "Penalty pile" }, "Penalty"), h("th", { class: "num" }, "Points"), h("th", { class: "num", title: "Games won" }, "Wins"))),
-    h("tbody", {}, rows)));
-  if (state.why) panel.appendChild(whyEl(r, state.why));
+  const head = has("headline") ? hook("headline", g, ctx) : say(g.prompt || "Game over.");
+  if (head) panel.appendChild(h(m.over ? "h3" : "h2", {}, head));
+  const body = hook("results", g, state.why || null, ctx);
+  if (body) panel.appendChild(body);
 
   const buttons = h("div", { class: "btn-row" });
   const me = S.seat !== null && !S.inert ? state.seats[S.seat] : null;
@@ -851,231 +810,21 @@ function resultPanel() {
   return panel;
 }
 
-/**
- * Why everyone scored what they did: the rabbits each caught (with values), each penalty
- * card and the hunt that put it there, and the rule that decided the game. The sentences
- * are the server's, the same the replay viewer shows (app/api/replay.py).
- */
-function whyEl(r, why) {
-  const box = h("div", { class: "why", id: "why" }, h("h3", {}, "Why"));
-  for (let seat = 0; seat < 4; seat++) {
-    const rabbits = r.score_piles[seat].filter((c) => suitOf(c) === "D");
-    const caught = rabbits.length
-      ? ["Rabbits caught: ", ...rabbits.flatMap((c, i) => [i ? ", " : "", { card: c }, ` (${cardValue(c)})`]), "."]
-      : ["No rabbit caught."];
-    const block = h("div", { class: "why__seat", dataset: { seat: String(seat) } },
-      h("b", {}, `${nameOf(seat)} ${signed(r.scores[seat])}`), " ", lineEl(caught));
-    const penalties = r.penalty_piles[seat];
-    if (penalties.length) {
-      const list = h("ul", { class: "why__penalty" });
-      const told = new Set();
-      for (const card of penalties) {
-        const hunt = why.hunts.find((e) => e.to_penalty[seat].includes(card));
-        const key = hunt ? hunt.rank : card;
-        if (told.has(key)) continue;
-        told.add(key);
-        const cards = hunt ? hunt.to_penalty[seat] : [card];
-        list.appendChild(h("li", {}, lineEl(["Penalty ",
-          ...cards.flatMap((c, i) => [i ? " and " : "", { card: c }]),
-          ` (\u2212${pileValue(cards, { penalty: true })}): `]), hunt ? hunt.explanation : ""));
-      }
-      block.appendChild(list);
-    } else {
-      block.appendChild(document.createTextNode(" No penalty."));
-    }
-    box.appendChild(block);
-  }
-  box.appendChild(h("p", { class: "why__rule" }, why.winner));
-  return box;
-}
-
-// ---- the tray: what to do now and your hand ------------------------------------------------
-
-function legalByCard(g) {
-  const map = new Map();
-  for (const action of g.legal || []) {
-    if (action.type === "play") {
-      if (action.cards.length === 1) map.set(action.cards[0], action);
-    } else {
-      map.set(action.card, action);
-    }
-  }
-  return map;
-}
-
-function renderTray(prev) {
-  const state = S.state;
-  const g = state.game;
-  const prompt = promptFor(state);
-  const promptEl = $("#prompt");
-  fill(promptEl, lineEl(prompt.parts));
-  promptEl.className = `prompt${prompt.act ? " prompt--act" : ""}`;
-
-  // hunt buttons
-  const actions = $("#actions");
-  fill(actions);
-  if (isMyTurn() && g.decision.kind === "play") {
-    const both = g.legal.find((a) => a.cards.length === 2);
-    if (both) {
-      actions.appendChild(h("button", {
-        class: "btn btn--primary", type: "button", id: "play-both", disabled: Boolean(S.pending),
-        onclick: () => playAction(both),
-      }, `Play both wolves`));
-    }
-    const none = g.legal.find((a) => a.cards.length === 0);
-    if (none) {
-      actions.appendChild(h("button", {
-        class: "btn", type: "button", id: "play-none", disabled: Boolean(S.pending),
-        onclick: () => playAction(none),
-      }, "Play no wolf"));
-    }
-  }
-  if (g && g.phase === "over" && S.resultsHidden === resultsKey()) {
-    actions.appendChild(h("button", { class: "btn btn--primary", type: "button", id: "show-results", onclick: () => toggleResults(true) },
-      state.match.over ? "Show the match result" : "Show the scores"));
-  }
-  joinBox();
-
-  // the hand
-  const handEl = $("#hand");
-  const focused = document.activeElement && handEl.contains(document.activeElement) ? document.activeElement.dataset.card : null;
-  fill(handEl);
-  const hand = g && g.hand ? sortCards(g.hand) : null;
-  handEl.hidden = !hand;
-  if (hand) {
-    const legal = isMyTurn() ? legalByCard(g) : new Map();
-    const before = new Set(prev && prev.game && prev.game.hand ? prev.game.hand : hand);
-    handEl.className = ["hand", !isMyTurn() && "hand--waiting", S.pending && "hand--busy"].filter(Boolean).join(" ");
-    for (const code of hand) {
-      const action = legal.get(code);
-      // A card that cannot be played stays focusable and says why when pressed.
-      handEl.appendChild(cardEl(code, {
-        tag: "button",
-        classes: [action ? "card--legal" : "card--illegal", !before.has(code) && "card--new"],
-        attrs: {
-          type: "button",
-          "aria-disabled": !action || Boolean(S.pending) ? "true" : null,
-          onclick: () => (action ? playAction(action) : whyNot(code)),
-          "aria-label": `${longName(code)}${action ? `: ${verb(action)}` : ""}`,
-        },
-      }));
-    }
-    const target = handEl.querySelector(`[data-card="${focused}"]`)
-      || (isMyTurn() && (document.activeElement === document.body || focused) ? handEl.querySelector(".card--legal") : null);
-    if (target) target.focus({ preventScroll: true });
-  }
-
-  // what you passed and received, in the order it happened
-  const ex = $("#exchanges");
-  fill(ex);
-  if (g && g.passed) {
-    for (const direction of ["left", "across", "right"]) {
-      const gave = g.passed.find((p) => p.direction === direction);
-      const got = g.received.find((p) => p.direction === direction);
-      if (!gave && !got) continue;
-      const gaveAt = S.passOrder.indexOf(`gave:${direction}`);
-      const gotAt = S.passOrder.indexOf(`got:${direction}`);
-      const gotFirst = got && (!gave || (gotAt >= 0 && (gaveAt < 0 || gotAt < gaveAt)));
-      const gaveParts = gave ? ["gave ", { card: gave.card }, ` to ${plainName(gave.to)}`] : [];
-      const gotParts = got ? ["got ", { card: got.card }, ` from ${plainName(got.from)}`] : [];
-      const [first, second] = gotFirst ? [gotParts, gaveParts] : [gaveParts, gotParts];
-      const parts = [`Pass ${direction}: you `, ...first];
-      if (second.length) parts.push(", ", ...second);
-      ex.appendChild(lineEl(parts, "span", { class: "exchange" }));
-    }
-  }
-}
-
-/** A card that cannot be played was pressed: the server's rules engine says why. */
-function whyNot(code) {
-  if (S.pending || S.inert) return;
-  const g = S.state.game;
-  if (!isMyTurn()) {
-    const d = g && g.decision;
-    toast(d && S.seat !== null ? `It isn't your turn: waiting for ${plainName(d.seat)}.` : "You can't play a card now.", { error: true });
-    return;
-  }
-  // Ask for the move anyway: the engine refuses it with its reason ("aces may not be discarded").
-  const kind = g.decision.kind;
-  if (kind === "play") send("play", { cards: [code] }, { game: true });
-  else send(kind, { card: code }, { game: true });
-}
-
-// ---- announcements and turn alerts -------------------------------------------------------------
+// ---- announcements -------------------------------------------------------------------------------
 
 /** Tell screen readers what changed: the events of this state, and when it becomes your turn. */
 function announce(msg, prev, wasMyTurn) {
   if (!prev) return;
-  const lines = (msg.events || []).map((ev) => describeEvent(ev, (seat) => nameOf(seat, msg))).filter(Boolean)
+  const lines = (msg.events || []).map((ev) => describe(ev)).filter(Boolean)
     .map((parts) => lineEl(parts).textContent);
   for (const info of msg.seats) {
     const before = prev.seats[info.seat];
+    if (!before) continue;
     if (info.kind === "human" && before.kind === "human" && before.connected && !info.connected) lines.push(`${plainName(info.seat)} left.`);
     if (info.kind === "human" && before.kind === "human" && !before.connected && info.connected) lines.push(`${plainName(info.seat)} is back.`);
   }
   if (!wasMyTurn && isMyTurn()) lines.push(`Your turn. ${$("#prompt").textContent}`);
   if (lines.length) $("#announce").textContent = lines.slice(-4).join(" ");
-}
-
-const ALERTS = { sound: "dingo.alert.sound", notify: "dingo.alert.notify" };
-const alertOn = (kind) => { try { return localStorage.getItem(ALERTS[kind]) === "1"; } catch { return false; } };
-let audio = null;
-
-/** Your turn while the tab is hidden: a short chime (made here, no sound file) and/or a notification. */
-function turnAlert() {
-  if (!document.hidden) return;
-  const done = [];
-  if (alertOn("sound")) {
-    try {
-      audio = audio || new AudioContext();
-      const now = audio.currentTime;
-      for (const [i, freq] of [[0, 660], [1, 880]]) {
-        const osc = audio.createOscillator();
-        const gain = audio.createGain();
-        osc.frequency.value = freq;
-        gain.gain.setValueAtTime(0.0001, now + i * 0.16);
-        gain.gain.exponentialRampToValueAtTime(0.2, now + i * 0.16 + 0.02);
-        gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.16 + 0.15);
-        osc.connect(gain).connect(audio.destination);
-        osc.start(now + i * 0.16);
-        osc.stop(now + i * 0.16 + 0.16);
-      }
-      done.push("sound");
-    } catch { /* no audio here */ }
-  }
-  if (alertOn("notify") && "Notification" in window && Notification.permission === "granted") {
-    const note = new Notification("Your turn at Dingo", { body: $("#prompt").textContent, tag: `dingo-${tableId}` });
-    note.onclick = () => { window.focus(); note.close(); };
-    done.push("notification");
-  }
-  // Kept on the page (how many, and what the last one did) so the alerts can be checked.
-  if (done.length) {
-    document.body.dataset.turnAlerts = String(Number(document.body.dataset.turnAlerts || 0) + 1);
-    document.body.dataset.turnAlert = done.join(",");
-  }
-}
-
-function setupAlerts() {
-  for (const kind of ["sound", "notify"]) {
-    const box = $(`#alert-${kind}`);
-    box.checked = alertOn(kind);
-    box.addEventListener("change", async () => {
-      let on = box.checked;
-      if (on && kind === "notify") {
-        if (!("Notification" in window)) on = false;
-        else if (Notification.permission !== "granted") on = (await Notification.requestPermission()) === "granted";
-        if (!on) toast("Notifications are blocked in this browser.", { error: true });
-      }
-      box.checked = on;
-      try { localStorage.setItem(ALERTS[kind], on ? "1" : "0"); } catch { /* not kept */ }
-    });
-  }
-}
-
-function verb(action) {
-  if (action.type === "discard") return "discard";
-  if (action.type === "pass") return "pass";
-  return "play";
 }
 
 /** The name box for people who are not seated, kept across redraws so typing is never lost. */
@@ -1094,80 +843,49 @@ function joinBox() {
   box.hidden = !canSit;
 }
 
-function promptFor(state) {
+// ---- the prompt: the frame's cases, then the module's ---------------------------------------
+
+function promptFor(ctx) {
+  const state = S.state;
   const g = state.game;
-  const me = S.seat;
-  const st = state.table.status;
-  const watching = me === null;
+  const watching = S.seat === null;
   if (!g) {
     if (watching) return { parts: [state.seats.some((s) => s.kind === "empty") ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
     const full = state.seats.every((s) => s.kind !== "empty");
     if (!S.host || S.inert) return { parts: ["Waiting for the host to start the match."] };
     return { parts: [full ? "Everyone is here: start the match when you are ready." : "Fill every seat, then start the match."], act: full };
   }
-  if (g.phase === "over") {
-    const w = g.result.winner;
-    const who = w === null || w === undefined ? "a draw" : `${nameOf(w)} ${w === me ? "win" : "wins"}`;
-    return { parts: [st === "match_over" ? `The match is over: ${nameOf(state.match.winner)} ${state.match.winner === me ? "win" : "wins"} it.` : `Game over: ${who}.`] };
-  }
-  const d = g.decision;
-  const who = d.seat;
-  const names = (s) => nameOf(s);
+  if (gameOver()) return modulePrompt(g, ctx);
   if (S.inert) return { parts: ["This tab only watches: your seat is played in another tab."] };
-  if (isMyTurn()) {
-    if (S.pending) return { parts: ["Sending…"], act: true };
-    if (d.kind === "discard") {
-      return { parts: [`Discard a card (discard ${d.round} of 4). Aces can't be discarded.`], act: true };
+  if (ctx.myTurn && S.pending) return { parts: ["Sending…"], act: true };
+  if (!ctx.myTurn) {
+    const prefix = watching ? "You are watching. " : "";
+    for (const who of toAct(g)) {
+      const waiting = state.seats[who];
+      if (waiting && waiting.kind === "human" && (!waiting.connected || waiting.away)) {
+        return { parts: [`${prefix}Waiting for ${plainName(who)} (${waiting.away ? "away: a bot plays for now" : "disconnected"}).`] };
+      }
     }
-    if (d.kind === "pass") {
-      return { parts: [`Pass a card ${d.direction} to ${plainName(d.to)}. Any card may be passed.`], act: true };
-    }
-    return { parts: huntPrompt(g, names), act: true };
   }
-  const prefix = watching ? "You are watching. " : "";
-  const waiting = state.seats[who];
-  if (waiting.kind === "human" && (!waiting.connected || waiting.away)) {
-    return { parts: [`${prefix}Waiting for ${plainName(who)} (${waiting.away ? "away: a bot plays for now" : "disconnected"}).`] };
-  }
-  if (d.kind === "discard") return { parts: [`${prefix}${plainName(who)} is discarding a card.`] };
-  if (d.kind === "pass") return { parts: [`${prefix}${plainName(who)} is passing a card ${d.direction} to ${names(d.to) === "You" ? "you" : plainName(d.to)}.`] };
-  if (g.hunt) {
-    return { parts: [`${prefix}${plainName(who)} may play a wolf on the `, { card: g.hunt.rabbit }, " rabbit."] };
-  }
-  return { parts: [`${prefix}Waiting for ${plainName(who)}.`] };
+  return modulePrompt(g, ctx);
 }
 
-function huntPrompt(g, names) {
-  const hunt = g.hunt;
-  const dingo = hunt.rank === "A" ? "AH" : `${hunt.rank}H`;
-  const wolvesOut = hunt.plays.flatMap((p) => p.cards).filter((c) => c[1] === "C" || c[1] === "S").length;
-  const mine = g.legal.filter((a) => a.cards.length === 1).map((a) => a.cards[0]);
-  const parts = [`${names(hunt.dingo_seat)} played the dingo `, { card: dingo }, ". Play "];
-  mine.forEach((code, i) => {
-    if (i) parts.push(" or ");
-    parts.push({ card: code });
-  });
-  if (mine.length === 2) parts.push(" (or both)");
-  if (hunt.rank === "A") {
-    parts.push(", or no wolf.");
-    if (g.hand.includes("AD")) {
-      parts.push(" You hold the ace rabbit: it goes out by itself once both ace wolves are played.");
-    }
-  } else {
-    parts.push(wolvesOut ? " as the second wolf to catch the " : " to catch the ", { card: hunt.rabbit },
-      ", or play no wolf.");
-  }
-  return parts;
+function modulePrompt(g, ctx) {
+  const own = has("prompt") ? hook("prompt", g, ctx) : null;
+  if (own) return typeof own === "string" || Array.isArray(own) ? { parts: [].concat(own), act: ctx.myTurn } : own;
+  return { parts: [say(g.prompt || "")], act: ctx.myTurn };
 }
 
-// ---- the scoreboard ----------------------------------------------------------------------------
+// ---- the scoreboard box ----------------------------------------------------------------------
 
-function renderScoreboard() {
+function renderScoreboard(ctx) {
   const state = S.state;
-  const opts = state.table.options;
-  const notes = [opts.points_to_win ? `First to ${opts.points_to_win} points` : `First to ${plural(opts.games_to_win, "game")}`];
-  if (opts.open_discards) notes.push("open discards");
-  notes.push(opts.turn_seconds ? `${opts.turn_seconds} s per turn` : "no turn timer");
+  const opts = state.table.options || {};
+  const notes = [];
+  const rule = has("rule") ? hook("rule", opts, ctx) : state.match && state.match.rule;
+  if (rule) notes.push(rule.charAt(0).toUpperCase() + rule.slice(1));
+  const seconds = opts.turn_seconds ?? state.table.turn_seconds;
+  notes.push(seconds ? `${seconds} s per turn` : "no turn timer");
   $("#options-note").textContent = notes.join(" · ");
 
   const box = $("#scoreboard");
@@ -1176,20 +894,9 @@ function renderScoreboard() {
     fill(box, h("p", { class: "empty" }, "The scoreboard fills in as games finish."));
     return;
   }
-  const head = h("tr", {}, h("th", {}, "Game"), [0, 1, 2, 3].map((s) => h("th", { title: plainName(s) }, nameOf(s))));
-  const body = h("tbody");
-  for (const game of m.games) {
-    body.appendChild(h("tr", {}, h("td", {}, String(game.number)),
-      game.scores.map((sc, s) => h("td", { class: game.winner === s ? "won" : null }, signed(sc)))));
-  }
-  const g = state.game;
-  if (g && g.phase !== "over") {
-    body.appendChild(h("tr", { class: "now" }, h("td", {}, `${m.game_number} (now)`),
-      g.scores.map((sc) => h("td", {}, signed(sc)))));
-  }
-  body.appendChild(h("tr", { class: "wins" }, h("td", {}, "Games won"), m.game_wins.map((w) => h("td", {}, String(w)))));
-  body.appendChild(h("tr", { class: "totals" }, h("td", {}, "Points"), m.totals.map((t) => h("td", {}, signed(t)))));
-  fill(box, h("table", { id: "scoreboard-table" }, h("thead", {}, head), body));
+  const body = hook("scoreboard", m, ctx);
+  if (body) fill(box, body);
+  else fill(box);
 }
 
 // ---- keyboard: arrows move along the hand ------------------------------------------------------
@@ -1230,4 +937,3 @@ setupAlerts();
 renderLog();
 renderChat();
 conn.open();
-
