@@ -32,6 +32,7 @@ from app.db.migrate import run_migrations
 from app.game import Action, Match, MatchOptions, codes
 from app.games.dingo import DingoMatch
 from app.main import create_app
+from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.ports import MemoryStore
 from app.table.table import Table, TableConfig, TableOptions
@@ -97,6 +98,41 @@ class FakeConn:
 
     def last(self, kind: str = "state") -> dict[str, Any]:
         return [f for f in self.frames if f["type"] == kind][-1]
+
+
+class Harness:
+    """A manager on a recording store, and every client a test opened (closed at the end)."""
+
+    def __init__(self, config: TableConfig | None = None) -> None:
+        self.order: list[tuple[str, int]] = []
+        self.store = RecordingStore(self.order)
+        self.manager = TableManager(self.store, config or fast_config())
+        self.clients: list[Client] = []
+
+    async def table(self, **options: Any) -> tuple[Table, str]:
+        return await self.manager.create(TableOptions.create(**options))
+
+    async def join(self, table: Table, token: str | None = None,
+                   conn: Any = None) -> tuple[Client, FakeConn]:
+        conn = conn or FakeConn(self.order)
+        client = Client(conn, self.manager.config.send_queue_size)
+        self.clients.append(client)
+        await table.join(client, token)
+        await asyncio.sleep(0)
+        return client, conn
+
+    async def seat(self, table: Table, seat: int, name: str,
+                   token: str | None = None) -> tuple[Client, FakeConn]:
+        client, conn = await self.join(table, token)
+        await table.submit(client, {"type": "sit", "seat": seat, "name": name})
+        await wait_until(lambda: any(f["type"] == "seated" for f in conn.frames))
+        return client, conn
+
+    async def close(self) -> None:
+        await self.manager.shutdown()
+        for client in self.clients:
+            await client.stop()
+
 
 
 async def wait_until(predicate: Callable[[], object], timeout: float = TIMEOUT) -> None:

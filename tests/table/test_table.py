@@ -13,6 +13,7 @@ import orjson
 import pytest
 from tablekit import (
     FakeConn,
+    Harness,
     RecordingStore,
     assert_no_leaks,
     dingo,
@@ -28,44 +29,10 @@ from app.games.dingo import DingoBot, DingoMatch
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.ports import StoredTable
-from app.table.table import TABLE_EVENTS, Table, TableConfig, TableOptions
+from app.table.table import TABLE_EVENTS, Table, TableOptions
 from app.table.tokens import hash_token
 
 _ids = itertools.count()
-
-
-class Harness:
-    """A manager on a recording store, and every client a test opened (closed at the end)."""
-
-    def __init__(self, config: TableConfig | None = None) -> None:
-        self.order: list[tuple[str, int]] = []
-        self.store = RecordingStore(self.order)
-        self.manager = TableManager(self.store, config or fast_config())
-        self.clients: list[Client] = []
-
-    async def table(self, **options: Any) -> tuple[Table, str]:
-        return await self.manager.create(TableOptions.create(**options))
-
-    async def join(self, table: Table, token: str | None = None,
-                   conn: Any = None) -> tuple[Client, FakeConn]:
-        conn = conn or FakeConn(self.order)
-        client = Client(conn, self.manager.config.send_queue_size)
-        self.clients.append(client)
-        await table.join(client, token)
-        await asyncio.sleep(0)
-        return client, conn
-
-    async def seat(self, table: Table, seat: int, name: str,
-                   token: str | None = None) -> tuple[Client, FakeConn]:
-        client, conn = await self.join(table, token)
-        await table.submit(client, {"type": "sit", "seat": seat, "name": name})
-        await wait_until(lambda: any(f["type"] == "seated" for f in conn.frames))
-        return client, conn
-
-    async def close(self) -> None:
-        await self.manager.shutdown()
-        for client in self.clients:
-            await client.stop()
 
 
 @pytest.fixture
