@@ -236,6 +236,10 @@ if (params.has("results")) {
   const panel = document.createElement("div");
   panel.className = "center-panel";
   panel.id = "results";
+  const head = document.createElement("h2");
+  head.className = "mate-headline";
+  head.textContent = mate.headline(sc.view, ctx);
+  panel.appendChild(head);
   const body = mate.results(sc.view, null, ctx);
   if (body) panel.appendChild(body);
   const overlay = document.getElementById("overlay");

@@ -180,8 +180,8 @@ def test_scoreboard_and_results_say_what_the_server_said(
             f"Bob \u00b7 bot wins the match by {over['match']['margin']}." if winner == 1
             else f"You win the match by {over['match']['margin']}.")
         result = over["view"]["board"]["result"]
-        head = page.inner_text(".mate-results__head")
-        assert f"on move {result['move']}" in head
+        head = page.inner_text(".mate-headline")
+        assert head.startswith("Game 4: ") and head.endswith(f"on move {result['move']}")
         assert page.inner_text("#mate-say").endswith(f"= {max(result['scores'])}.")
         reveal = over["view"]["board"]["reveal"]
         for seat in (0, 1):
@@ -193,13 +193,13 @@ def test_scoreboard_and_results_say_what_the_server_said(
 
     # The overmate and the move-10 mate, in the server's words, for the viewer.
     page = harness("overmate", extra="&results")
-    assert page.inner_text(".mate-results__head") == (
-        "Bob \u00b7 bot gave overmate to you on move 10")
+    assert page.inner_text(".mate-headline") == (
+        "Game 3: Bob \u00b7 bot gave overmate to you on move 10")
     assert page.inner_text("#mate-say") == (
         "Overmate on move 10: you have neither a spade nor a ace to answer the ace of spades; "
         "Bob \u00b7 bot scores 11 \u00d7 (10 + 1) \u00d7 2 = 242.")
     page = harness("mated-on-10", "phone", "&results")
-    assert page.inner_text(".mate-results__head") == "Bob \u00b7 bot mated you on move 10"
+    assert page.inner_text(".mate-headline") == "Game 1: Bob \u00b7 bot mated you on move 10"
     assert "your only answer would be the ace of diamonds again" in page.inner_text("#mate-say")
     assert drawn(page, '.mate-reveal__seat[data-seat="0"] .mate-facedown') == ["KS"]
     shot(page, "mate-mated-on-10-results-phone")

@@ -121,7 +121,9 @@ function unplayedPanel(view, seat, ctx) {
   const cards = (b.phase === "over" && b.reveal ? b.reveal.remaining[seat] : b.unplayed[seat]) || [];
   const hidden = b.foreplaced[seat] && b.phase !== "over";
   const held = b.hand_sizes[seat];
-  const count = hidden ? `${held} in hand + 1 face down` : `${held} in hand`;
+  let count = `${held} in hand`;
+  if (hidden) count += " + 1 face down";
+  else if (b.phase !== "over" && b.foreplaced[seat] === false) count += ", none face down";
   const who = seat === ctx.seat ? "Your" : `${ctx.name(seat)}'s`;
   const title = b.phase === "over" ? `${who} cards left` : `${who} unplayed cards`;
   const row = h("div", { class: "mate-row mate-unplayed__cards", role: "list", "aria-label": `${title}: ${cards.map(cardWords).join(", ") || "none"}` },
@@ -132,7 +134,7 @@ function unplayedPanel(view, seat, ctx) {
     h("div", { class: "mate-seatpanel__head" },
       h("h3", { class: "mate-seatpanel__title" }, title),
       h("span", { class: "mate-count" }, count)),
-    h("div", { class: "mate-seatpanel__body" },
+    h("div", { class: ["mate-seatpanel__body", b.phase !== "over" && "mate-seatpanel__body--playing"] },
       h("div", { class: "mate-unplayed" }, row,
         hidden && seat !== ctx.seat ? h("p", { class: "mate-note" }, "One of these is face down: which one is secret until the game ends.") : null),
       faceDownTile(view, seat, ctx)));
@@ -185,7 +187,7 @@ function worthEl(b, ctx, order) {
   const values = /\(([^()]*)\)\.?\s*$/.exec(w.say || "");
   const parts = [...order].reverse().map((s) => `\u00d7\u202f${w.multipliers[s]} for ${nameIn(ctx, s)}`);
   return h("div", { class: "mate-worth", title: sayFor(ctx, w.say) },
-    h("span", { class: "mate-worth__head" }, "A mate now is worth the card's value"),
+    h("span", { class: "mate-worth__head" }, "A mate now scores the card's value"),
     h("span", { class: "mate-worth__mult" }, parts.join(" \u00b7 ")),
     values ? h("span", { class: "mate-worth__values" }, `values: ${values[1]}`) : null,
     h("span", { class: "sr-only" }, sayFor(ctx, w.say)));
@@ -335,9 +337,13 @@ function seatBits(view, seat, ctx) {
   const b = view.board;
   const bits = h("div", { class: "mate-seatbits" });
   bits.appendChild(h("span", { class: "mate-chip", title: "cards in hand" }, `${b.hand_sizes[seat]} in hand`));
-  if (b.foreplaced[seat]) bits.appendChild(h("span", { class: "mate-chip mate-chip--fd", title: "foreplaced a card face down" }, "1 face down"));
-  bits.appendChild(h("span", { class: "mate-chip mate-chip--total", title: "match total" }, `${view.match.totals[seat]} pts`));
-  void ctx;
+  const own = seat === ctx.seat && b.face_down;
+  if (own) {
+    bits.appendChild(h("span", { class: "mate-chip mate-chip--fd", title: `Your face-down card: the ${cardWords(b.face_down)}` },
+      cardName(b.face_down), " face down"));
+  } else if (b.foreplaced[seat]) {
+    bits.appendChild(h("span", { class: "mate-chip mate-chip--fd", title: "foreplaced a card face down" }, "1 face down"));
+  }
   return bits;
 }
 
@@ -395,19 +401,22 @@ function scoreboardEl(match, ctx) {
   return box;
 }
 
+/** "Game 2: you mated Bob on move 5", "Game 3: a draw", from the server's `result`. */
+function headlineText(view, ctx) {
+  const r = view && view.board && view.board.result;
+  if (!r) return "";
+  const game = `Game ${view.match.game_number}: `;
+  if (r.mated === null || r.mated === undefined) return `${game}a draw, nobody was mated`;
+  return `${game}${nameIn(ctx, r.mater)} ${r.overmate ? "gave overmate to" : "mated"} ${nameIn(ctx, r.mated)} on move ${r.move}`;
+}
+
 function resultsEl(view, why, ctx) {
   const b = view && view.board;
   if (!b || !b.result) return null;
   const r = b.result;
   const m = view.match;
+  // The heading ("Game 1: you mated Bob on move 5") is the frame's, from headline() below.
   const box = h("div", { class: "mate-results", id: "mate-results" });
-  let head;
-  if (r.mated === null || r.mated === undefined) {
-    head = "A draw: every card was answered, nobody was mated";
-  } else {
-    head = `${nameStart(ctx, r.mater)} ${r.overmate ? "gave overmate to" : "mated"} ${nameIn(ctx, r.mated)} on move ${r.move}`;
-  }
-  box.appendChild(h("p", { class: "mate-results__head" }, head));
   const say = h("div", { class: "mate-results__say" },
     r.card ? card(r.card, { size: "sm", classes: ["mate-won"] }) : null,
     h("p", { id: "mate-say" }, sayFor(ctx, r.say)));
@@ -445,6 +454,8 @@ function resultsEl(view, why, ctx) {
 // ---- the module ----------------------------------------------------------------------------
 
 export default {
+  title: "Mate",
+
   render(view, ctx, slots) {
     const board = slots.board;
     const hand = slots.hand;
@@ -472,6 +483,25 @@ export default {
 
   results(view, why, ctx) {
     return resultsEl(view, why, ctx);
+  },
+
+  // Optional hooks of the table frame (static/js/table.js): the results panel's heading
+  // (then the body above leaves its own out), the plate's score and turn words, and the
+  // prompt in this seat's grammar.
+  headline(view, ctx) {
+    return headlineText(view, ctx) || null;
+  },
+
+  plate(seat, view, ctx) {
+    const b = view && view.board;
+    if (!b || !view.match) return {};
+    const turn = b.phase === "foreplace" ? "deciding\u2026" : b.lead ? "answering\u2026" : "leading\u2026";
+    void ctx;
+    return { score: { text: String(view.match.totals[seat]), title: "Match total" }, turn };
+  },
+
+  prompt(view, ctx) {
+    return view && view.prompt ? sayFor(ctx, view.prompt) : null;
   },
 
   describe(event, ctx) {
