@@ -33,8 +33,9 @@ from app.api.ws import _handle
 from app.observability import Metrics
 from app.table.client import Client
 from app.table.manager import TableManager
+from app.table.options import TableConfig, TableOptions
 from app.table.ports import MemoryStore
-from app.table.table import Table, TableConfig, TableOptions
+from app.table.table import Table
 
 #: No pauses: the next game starts as soon as every player is ready.
 CONFIG = TableConfig(bot_delay_seconds=0.0, next_game_seconds=0.0)

@@ -34,8 +34,9 @@ from app.games.dingo import DingoMatch
 from app.main import create_app
 from app.table.client import Client
 from app.table.manager import TableManager
+from app.table.options import TableConfig, TableOptions
 from app.table.ports import MemoryStore
-from app.table.table import Table, TableConfig, TableOptions
+from app.table.table import Table
 
 TIMEOUT = 10.0
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")

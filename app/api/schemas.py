@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
 from app import games
-from app.table.table import TURN_SECONDS_MAX, TURN_SECONDS_MIN
+from app.table.options import TURN_SECONDS_MAX, TURN_SECONDS_MIN
 
 #: The most seats any hosted game has; a table checks its own game's count.
 MAX_SEATS = 4

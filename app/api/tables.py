@@ -13,7 +13,8 @@ from app.api.schemas import GameInfo, TableCreate, TableCreated, TablePublic
 from app.config import Settings
 from app.games.contract import GameError, GameSpec
 from app.table.manager import TableManager
-from app.table.table import Table, TableConfig, TableOptions
+from app.table.options import TableConfig, TableOptions
+from app.table.table import Table
 
 router = APIRouter(tags=["tables"])
 

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from app.observability import log_event
 
+from .options import TableConfig, TableOptions
 from .ports import StoredTable, TableStore
-from .table import Table, TableConfig, TableOptions
+from .table import Table
 from .tokens import new_table_id, new_token
 
 if TYPE_CHECKING:

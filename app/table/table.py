@@ -48,13 +48,11 @@ import asyncio
 import logging
 import secrets
 import time
-import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from app import games
 from app.games.contract import (
     JSON,
     Bot,
@@ -69,7 +67,9 @@ from app.observability import log_event
 
 from . import messages
 from .client import Client
+from .options import TableConfig, TableOptions
 from .ports import StoredTable, TableStore
+from .seats import Seat, TableError, bot_name, clean_chat, clean_name, fill_names, seat_labels
 from .tokens import hash_token, new_token, same_hash
 
 if TYPE_CHECKING:
@@ -77,135 +77,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NAME_MAX_CHARS = 24
 CLOSE_REPLACED = 4001
 CLOSE_UNAVAILABLE = 1011
 
 #: Events the table adds around the engine's; bots only observe the engine's.
 TABLE_EVENTS = frozenset({"seat_taken", "bot_added", "bot_removed", "match_start",
                           "auto_move", "match_recorded", "host_changed", "seat_replaced"})
-#: Bots' names by seat: short, distinct, and never cut on a phone.
-BOT_NAMES = ("Ada", "Bruno", "Cleo", "Dov")
-#: A turn timer's limits, in seconds (the HTTP schema and the home page use them too).
-TURN_SECONDS_MIN, TURN_SECONDS_MAX = 5, 600
-
-
-@dataclass(frozen=True)
-class TableConfig:
-    """Timings and limits of live tables (from ``Settings`` in the app, small in tests)."""
-
-    reconnect_grace_seconds: float = 60.0
-    bot_delay_seconds: float = 0.6
-    next_game_seconds: float = 20.0
-    idle_seconds: float = 1800.0
-    chat_max_chars: int = 200
-    send_queue_size: int = 64
-    #: Answers remembered per seat, so a repeated intent id is answered, not re-applied.
-    remembered_intents: int = 32
-
-
-@dataclass(frozen=True)
-class TableOptions:
-    """What the creator chose; stored with the table and never changed.
-
-    ``rules`` are the game's own options, checked by its ``GameSpec`` (defaults filled
-    in); ``turn_seconds`` and ``bots`` are the table's.
-    """
-
-    game: str = "dingo"
-    rules: JSON = field(default_factory=dict)
-    turn_seconds: float | None = None
-    bots: tuple[tuple[int, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.game not in games.REGISTRY:
-            raise ValueError(f"unknown game {self.game!r}: expected one of {games.names()}")
-        spec = self.spec
-        object.__setattr__(self, "rules", spec.check_options(self.rules))  # raises GameError
-        if self.turn_seconds is not None and not 0 < self.turn_seconds <= 3600:
-            raise ValueError("turn_seconds must be positive (at most an hour) or None")
-        seats = [seat for seat, _ in self.bots]
-        if len(set(seats)) != len(seats) or not all(0 <= s < spec.seats for s in seats):
-            raise ValueError(f"bot seats must be distinct seats 0-{spec.seats - 1}")
-        for _, kind in self.bots:
-            if kind not in spec.bot_order:
-                raise ValueError(f"unknown bot kind {kind!r}: expected one of {spec.bot_order}")
-
-    @classmethod
-    def create(cls, game: str = "dingo", turn_seconds: float | None = None,
-               bots: tuple[tuple[int, str], ...] = (), **rules: Any) -> TableOptions:
-        """``TableOptions(game, rules, ...)`` with the game's options as keywords."""
-        return cls(game, rules, turn_seconds, bots)
-
-    @property
-    def spec(self) -> GameSpec:
-        return games.get(self.game)
-
-    def public(self) -> dict[str, Any]:
-        return {**self.rules, "turn_seconds": self.turn_seconds}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, **self.public(),
-                "bots": [{"seat": s, "kind": k} for s, k in self.bots]}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TableOptions:
-        """What ``to_dict`` stored (tables stored before other games came are Dingo's)."""
-        game = data.get("game", "dingo")
-        names = {o.name for o in games.get(game).options}
-        return cls(game, {k: v for k, v in data.items() if k in names},
-                   data.get("turn_seconds"),
-                   tuple((b["seat"], b["kind"]) for b in data.get("bots", ())))
-
-
-class TableError(Exception):
-    """An intent the table refuses; ``code`` is the wire error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class Seat:
-    __slots__ = ("away", "back_by", "bot", "client", "grace", "index", "name", "ready", "sat_at",
-                 "token_hash")
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.name: str | None = None
-        self.token_hash: str | None = None
-        self.bot: str | None = None  # the bot kind when a bot holds the seat
-        self.client: Client | None = None
-        self.away = False  # gone past the grace period: a bot plays for the seat
-        self.ready = False  # next-game (or rematch) vote
-        self.grace: asyncio.TimerHandle | None = None
-        self.back_by: float | None = None  # wall clock: when the grace ends, while it runs
-        self.sat_at = 0  # the version at which the player sat down (longest seated first)
-
-    @property
-    def kind(self) -> str:
-        if self.bot is not None:
-            return "bot"
-        return "empty" if self.token_hash is None else "human"
-
-    @property
-    def human(self) -> bool:
-        return self.bot is None and self.token_hash is not None
-
-    @property
-    def present(self) -> bool:
-        """A human with a live socket, who is therefore asked to vote and to move."""
-        return self.human and self.client is not None and not self.away
-
-    def public(self, host_hash: str | None, strengths: dict[str, str]) -> dict[str, Any]:
-        return {"seat": self.index, "kind": self.kind, "name": self.name, "bot": self.bot,
-                "strength": None if self.bot is None else strengths.get(self.bot, self.bot),
-                "connected": self.bot is not None or self.client is not None,
-                "away": self.away, "ready": self.ready and self.human,
-                "back_by": self.back_by if self.human and self.client is None else None,
-                "host": self.human and same_hash(self.token_hash, host_hash)}
-
-
 @dataclass
 class Timer:
     version: int
@@ -223,11 +100,6 @@ class MatchInfo:
     recorded: bool = False
 
 
-def bot_name(seat: int) -> str:
-    """A bot's name is its seat's: bots at one table never share one."""
-    return BOT_NAMES[seat]
-
-
 _second_iso: tuple[int, str] = (0, "")
 
 
@@ -243,25 +115,6 @@ def _now_iso() -> str:
     if _second_iso[0] != second:
         _second_iso = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
     return f"{_second_iso[1]}.{int((now - second) * 1_000_000):06d}+00:00"
-
-
-def clean_name(name: str) -> str:
-    name = name.strip()
-    if not 1 <= len(name) <= NAME_MAX_CHARS:
-        raise TableError("bad_name", f"a name has 1 to {NAME_MAX_CHARS} characters")
-    if any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise TableError("bad_name", "a name may not contain control characters")
-    return name
-
-
-def clean_chat(text: str, max_chars: int) -> str:
-    """Chat is plain text on one line: control and format characters are dropped."""
-    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text).strip()
-    if not text:
-        raise TableError("bad_chat", "the chat line is empty")
-    if len(text) > max_chars:
-        raise TableError("bad_chat", f"a chat line has at most {max_chars} characters")
-    return text
 
 
 class Table:
@@ -1116,25 +969,6 @@ class Table:
             client.close(code, reason)
         self.clients.clear()
         self._timer = None
-
-
-def seat_labels(names: list[str]) -> list[str]:
-    """Players' names; where two share a name, the seat (from 1) follows it, as on the pages."""
-    return [f"{n} {s + 1}" if names.count(n) > 1 else n for s, n in enumerate(names)]
-
-
-def fill_names(value: Any, labels: list[str]) -> Any:
-    """``value`` with the game's seat placeholders ``{0}``, ``{1}`` ... in every string
-    replaced by ``labels`` (the contract's convention for narration)."""
-    if isinstance(value, str):
-        for seat, label in enumerate(labels):
-            value = value.replace(f"{{{seat}}}", label)
-        return value
-    if isinstance(value, dict):
-        return {k: fill_names(v, labels) for k, v in value.items()}
-    if isinstance(value, list):
-        return [fill_names(v, labels) for v in value]
-    return value
 
 
 def _action_of(intent: dict[str, Any]) -> JSON:

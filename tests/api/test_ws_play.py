@@ -19,7 +19,7 @@ from tablekit import (
     wait_until,
 )
 
-from app.table.table import TableOptions
+from app.table.options import TableOptions
 
 
 @pytest.fixture

@@ -492,7 +492,7 @@ def test_options_are_checked(given: dict[str, Any], error: str) -> None:
 
 def test_options_defaults_and_registry() -> None:
     assert GAME.check_options({}) == {"deck": 10, "target_wins": 3}
-    assert games.get("divide") is GAME and GAME.seats == 2 and not GAME.playable
+    assert games.get("divide") is GAME and GAME.seats == 2 and GAME.playable
     assert set(GAME.bot_order) == set(GAME.bots)
 
 

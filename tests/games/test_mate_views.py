@@ -139,6 +139,6 @@ def test_redeal_respects_what_the_answers_showed() -> None:
 
 
 def test_spec_declares_the_game() -> None:
-    assert GAME.name == "mate" and GAME.seats == 2 and not GAME.playable
+    assert GAME.name == "mate" and GAME.seats == 2 and GAME.playable
     assert set(GAME.bots) == {"random", "greedy", "perfect"}
     assert GAME.bot_order == ("random", "greedy", "perfect")

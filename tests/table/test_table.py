@@ -28,8 +28,9 @@ from app.game.bots import HeuristicBot
 from app.games.dingo import DingoBot, DingoMatch
 from app.table.client import Client
 from app.table.manager import TableManager
+from app.table.options import TableOptions
 from app.table.ports import StoredTable
-from app.table.table import TABLE_EVENTS, Table, TableOptions
+from app.table.table import TABLE_EVENTS, Table
 from app.table.tokens import hash_token
 
 _ids = itertools.count()

@@ -1,0 +1,81 @@
+"""What a table is made with: the creator's options (``TableOptions``, stored with the
+table and never changed) and the server's timings and limits (``TableConfig``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app import games
+from app.games.contract import JSON, GameSpec
+
+#: A turn timer's limits, in seconds (the HTTP schema and the home page use them too).
+TURN_SECONDS_MIN, TURN_SECONDS_MAX = 5, 600
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Timings and limits of live tables (from ``Settings`` in the app, small in tests)."""
+
+    reconnect_grace_seconds: float = 60.0
+    bot_delay_seconds: float = 0.6
+    next_game_seconds: float = 20.0
+    idle_seconds: float = 1800.0
+    chat_max_chars: int = 200
+    send_queue_size: int = 64
+    #: Answers remembered per seat, so a repeated intent id is answered, not re-applied.
+    remembered_intents: int = 32
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What the creator chose; stored with the table and never changed.
+
+    ``rules`` are the game's own options, checked by its ``GameSpec`` (defaults filled
+    in); ``turn_seconds`` and ``bots`` are the table's.
+    """
+
+    game: str = "dingo"
+    rules: JSON = field(default_factory=dict)
+    turn_seconds: float | None = None
+    bots: tuple[tuple[int, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.game not in games.REGISTRY:
+            raise ValueError(f"unknown game {self.game!r}: expected one of {games.names()}")
+        spec = self.spec
+        object.__setattr__(self, "rules", spec.check_options(self.rules))  # raises GameError
+        if self.turn_seconds is not None and not 0 < self.turn_seconds <= 3600:
+            raise ValueError("turn_seconds must be positive (at most an hour) or None")
+        seats = [seat for seat, _ in self.bots]
+        if len(set(seats)) != len(seats) or not all(0 <= s < spec.seats for s in seats):
+            raise ValueError(f"bot seats must be distinct seats 0-{spec.seats - 1}")
+        for _, kind in self.bots:
+            if kind not in spec.bot_order:
+                raise ValueError(f"unknown bot kind {kind!r}: expected one of {spec.bot_order}")
+
+    @classmethod
+    def create(cls, game: str = "dingo", turn_seconds: float | None = None,
+               bots: tuple[tuple[int, str], ...] = (), **rules: Any) -> TableOptions:
+        """``TableOptions(game, rules, ...)`` with the game's options as keywords."""
+        return cls(game, rules, turn_seconds, bots)
+
+    @property
+    def spec(self) -> GameSpec:
+        return games.get(self.game)
+
+    def public(self) -> dict[str, Any]:
+        return {**self.rules, "turn_seconds": self.turn_seconds}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, **self.public(),
+                "bots": [{"seat": s, "kind": k} for s, k in self.bots]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableOptions:
+        """What ``to_dict`` stored (tables stored before other games came are Dingo's)."""
+        game = data.get("game", "dingo")
+        names = {o.name for o in games.get(game).options}
+        return cls(game, {k: v for k, v in data.items() if k in names},
+                   data.get("turn_seconds"),
+                   tuple((b["seat"], b["kind"]) for b in data.get("bots", ())))

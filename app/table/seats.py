@@ -1,0 +1,109 @@
+"""The people and bots at a table: seats, their names, and the words they type.
+
+Also the two narration helpers: a game writes seats as ``{0}``, ``{1}`` ... and the
+table fills in ``seat_labels`` of the players' names (``fill_names``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import unicodedata
+from typing import Any
+
+from .client import Client
+from .tokens import same_hash
+
+NAME_MAX_CHARS = 24
+#: Bots' names by seat: short, distinct, and never cut on a phone.
+BOT_NAMES = ("Ada", "Bruno", "Cleo", "Dov")
+
+
+class TableError(Exception):
+    """An intent the table refuses; ``code`` is the wire error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Seat:
+    __slots__ = ("away", "back_by", "bot", "client", "grace", "index", "name", "ready", "sat_at",
+                 "token_hash")
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.name: str | None = None
+        self.token_hash: str | None = None
+        self.bot: str | None = None  # the bot kind when a bot holds the seat
+        self.client: Client | None = None
+        self.away = False  # gone past the grace period: a bot plays for the seat
+        self.ready = False  # next-game (or rematch) vote
+        self.grace: asyncio.TimerHandle | None = None
+        self.back_by: float | None = None  # wall clock: when the grace ends, while it runs
+        self.sat_at = 0  # the version at which the player sat down (longest seated first)
+
+    @property
+    def kind(self) -> str:
+        if self.bot is not None:
+            return "bot"
+        return "empty" if self.token_hash is None else "human"
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None and self.token_hash is not None
+
+    @property
+    def present(self) -> bool:
+        """A human with a live socket, who is therefore asked to vote and to move."""
+        return self.human and self.client is not None and not self.away
+
+    def public(self, host_hash: str | None, strengths: dict[str, str]) -> dict[str, Any]:
+        return {"seat": self.index, "kind": self.kind, "name": self.name, "bot": self.bot,
+                "strength": None if self.bot is None else strengths.get(self.bot, self.bot),
+                "connected": self.bot is not None or self.client is not None,
+                "away": self.away, "ready": self.ready and self.human,
+                "back_by": self.back_by if self.human and self.client is None else None,
+                "host": self.human and same_hash(self.token_hash, host_hash)}
+
+
+def bot_name(seat: int) -> str:
+    """A bot's name is its seat's: bots at one table never share one."""
+    return BOT_NAMES[seat]
+
+
+def clean_name(name: str) -> str:
+    name = name.strip()
+    if not 1 <= len(name) <= NAME_MAX_CHARS:
+        raise TableError("bad_name", f"a name has 1 to {NAME_MAX_CHARS} characters")
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise TableError("bad_name", "a name may not contain control characters")
+    return name
+
+
+def clean_chat(text: str, max_chars: int) -> str:
+    """Chat is plain text on one line: control and format characters are dropped."""
+    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text).strip()
+    if not text:
+        raise TableError("bad_chat", "the chat line is empty")
+    if len(text) > max_chars:
+        raise TableError("bad_chat", f"a chat line has at most {max_chars} characters")
+    return text
+
+
+def seat_labels(names: list[str]) -> list[str]:
+    """Players' names; where two share a name, the seat (from 1) follows it, as on the pages."""
+    return [f"{n} {s + 1}" if names.count(n) > 1 else n for s, n in enumerate(names)]
+
+
+def fill_names(value: Any, labels: list[str]) -> Any:
+    """``value`` with the game's seat placeholders ``{0}``, ``{1}`` ... in every string
+    replaced by ``labels`` (the contract's convention for narration)."""
+    if isinstance(value, str):
+        for seat, label in enumerate(labels):
+            value = value.replace(f"{{{seat}}}", label)
+        return value
+    if isinstance(value, dict):
+        return {k: fill_names(v, labels) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fill_names(v, labels) for v in value]
+    return value
