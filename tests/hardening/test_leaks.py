@@ -28,7 +28,7 @@ import orjson
 import pytest
 from tablekit import Live, Player, card_strings, hidden_by_version, live_server
 
-from app.table.table import TableOptions
+from app.table.options import TableOptions
 
 #: A card code inside free text (error messages, chat), not only a whole string.
 CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHS](?![A-Za-z0-9])")
