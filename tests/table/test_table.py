@@ -22,10 +22,10 @@ from tablekit import (
     wait_until,
 )
 
-from app.api.replay import explain_hunt, explain_winner
 from app.game import Action, Match, MatchOptions
 from app.game.bots import HeuristicBot
 from app.games.dingo import DingoBot, DingoMatch
+from app.games.dingo.narration import explain_hunt, explain_winner
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.options import TableOptions
