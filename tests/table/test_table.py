@@ -227,6 +227,34 @@ async def test_every_state_shows_the_engines_view_of_its_recipient() -> None:
         await h.close()
 
 
+async def test_a_table_logged_before_the_game_contract_restores(harness: Harness) -> None:
+    """Tables stored by a server from before other games came: options without ``game``
+    and action entries whose ``action`` carries the seat (no ``seat`` of their own)."""
+    table, host = await harness.table(games_to_win=2, bots=((1, "random"), (2, "random"),
+                                                           (3, "heuristic")))
+    ann = await harness.seat(table, 0, "Ann", host)
+    await table.submit(ann[0], {"type": "start"})
+    await play_random(table, {0: ann}, random.Random(2), lambda: table.version > 40)
+    await wait_until(lambda: harness.store.entries(table.id)[-1]["seq"] == table.version)
+    stored = harness.store.tables[table.id]
+    old_entries = [
+        {k: v for k, v in e.items() if k != "seat"} | {"action": {**e["action"],
+                                                                 "seat": e["seat"]}}
+        if e["kind"] == "action" else e for e in stored.entries]
+    assert sum(e["kind"] == "action" for e in old_entries) > 20
+    old = StoredTable(table.id, {k: v for k, v in stored.options.items() if k != "game"},
+                      stored.created_at, old_entries)
+    copy = await Table.restore(old, harness.store, fast_config())
+    try:
+        assert copy.game.name == "dingo" and copy.version == table.version
+        assert copy.options == table.options
+        for seat in (None, 0, 1, 2, 3):
+            assert copy.match is not None and table.match is not None
+            assert copy.match.view(seat) == table.match.view(seat)
+    finally:
+        copy.shut(1012, "test over")
+
+
 async def test_restore_rebuilds_the_same_table_and_plays_on(harness: Harness) -> None:
     rng = random.Random(11)
     for _ in range(10):
