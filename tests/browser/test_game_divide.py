@@ -1,0 +1,325 @@
+"""The Divide and Conquer client module (static/js/games/divide/) in Chromium.
+
+Real engine views (tests/browser/divide_views.py) drawn by the module in a page laid out
+like the table frame (its CSS, its felt, tray, seat plates, scoreboard box and results
+panel), at 1280 and 390 pixels: what is drawn for each seat and for a spectator, the
+commits offered and sent, and that the other side's face-down card changes nothing on
+the page. Screenshots go to test-artifacts/divide-*.png.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .browserkit import DESKTOP, PHONE, ROOT, assert_no_horizontal_overflow, shot
+from .divide_views import scenarios
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Route
+
+ORIGIN = "http://divide.harness"
+
+#: A page shaped like the table frame (static/table.html): the felt with the other seat's
+#: plate on top, the board in the centre, the tray with this seat's plate, the prompt and
+#: the hand, the side column's scoreboard, and the results panel over the felt.
+HARNESS = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/static/css/base.css">
+<link rel="stylesheet" href="/static/css/cards.css">
+<link rel="stylesheet" href="/static/css/table.css">
+<link rel="stylesheet" href="/static/js/games/divide/divide.css">
+</head>
+<body class="table-page">
+<main class="table-layout">
+  <section class="play-area">
+    <div class="felt" id="felt">
+      <div class="pos pos--top" id="pos-top"></div>
+      <div class="pos pos--left"></div><div class="pos pos--right"></div>
+      <div class="center" id="center"></div>
+      <div class="felt-overlay" id="overlay" hidden></div>
+    </div>
+    <div class="tray" id="tray">
+      <div class="pos pos--bottom" id="pos-bottom"></div>
+      <div class="tray__now"><p class="prompt" id="prompt"></p></div>
+      <div class="hand" id="hand"></div>
+    </div>
+  </section>
+  <aside class="side">
+    <section class="side-card"><h2>Scoreboard</h2>
+      <p class="side-note" id="rule"></p><div class="scoreboard" id="scoreboard"></div></section>
+  </aside>
+</main>
+<script type="module">
+import game from "/static/js/games/divide/index.js";
+import { h, fill } from "/static/js/dom.js";
+const NAMES = ["Ann", "Ada \\u00b7 bot"];
+window.acts = [];
+window.show = (sc, { busy = false, results = true } = {}) => {
+  const seat = sc.seat;
+  const name = (s) => (s === seat ? "You" : NAMES[s]);
+  const ctx = {
+    seat, seats: 2, name, busy,
+    say: (t) => t.replace(/\\{(\\d)\\}/g, (_, s) => name(Number(s))),
+    act: (a) => window.acts.push(a),
+    myTurn: seat !== null && sc.view.to_act.includes(seat),
+    status: sc.status,
+    position: (s) => (s === (seat === null ? 0 : seat) ? "bottom" : "top"),
+  };
+  const plates = {};
+  for (const s of [0, 1]) {
+    const where = ctx.position(s);
+    plates[s] = h("div", { class: "seat__meta" });
+    fill(document.getElementById(`pos-${where}`),
+      h("div", { class: ["seat", sc.view.to_act.includes(s) && "seat--turn",
+                         s === seat && "seat--me"] },
+        h("div", { class: "seat__head" }, h("span", { class: `avatar avatar--${s}` }, NAMES[s][0]),
+          h("span", { class: "seat__name" }, name(s))), plates[s]));
+  }
+  const center = document.getElementById("center");
+  const board = h("div", { class: "board-slot" });
+  fill(center, board);
+  const prompt = document.getElementById("prompt");
+  prompt.textContent = ctx.say(sc.view.prompt);
+  prompt.className = ctx.myTurn ? "prompt prompt--act" : "prompt";
+  game.render(sc.view, ctx, { board, hand: document.getElementById("hand"), seats: plates });
+  document.getElementById("rule").textContent = sc.match.rule;
+  fill(document.getElementById("scoreboard"), game.scoreboard(sc.match, ctx));
+  const overlay = document.getElementById("overlay");
+  const body = sc.view.board.over && results ? game.results(sc.view, null, ctx) : null;
+  overlay.hidden = !body;
+  fill(overlay, body ? h("div", { class: "center-panel", id: "results" },
+    h("h2", {}, `Game ${sc.view.match.game_number} is over`), body) : null);
+};
+window.ready = true;
+</script>
+</body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def views() -> dict[str, Any]:
+    return scenarios()
+
+
+def _serve(route: Route) -> None:
+    path = route.request.url[len(ORIGIN):].split("?")[0]
+    if path == "/harness.html":
+        route.fulfill(status=200, content_type="text/html", body=HARNESS)
+        return
+    file = (ROOT / path.lstrip("/")).resolve()
+    inside = path.startswith("/static/") and file.is_relative_to(ROOT / "static")
+    if not inside or not file.is_file():
+        route.fulfill(status=404, body="not found")
+        return
+    kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+    if file.suffix == ".js":
+        kind = "text/javascript"
+    route.fulfill(status=200, content_type=kind, body=file.read_bytes())
+
+
+@pytest.fixture
+def harness(open_page: Callable[..., Page]) -> Iterator[Callable[..., Page]]:
+    """harness(viewport) -> a page with the module loaded; ``draw(page, scenario)`` paints."""
+
+    def make(viewport: dict[str, int] | None = None) -> Page:
+        page = open_page(viewport or DESKTOP)
+        page.route(f"{ORIGIN}/**", _serve)
+        page.goto(f"{ORIGIN}/harness.html")
+        page.wait_for_function("window.ready === true")
+        return page
+
+    yield make
+
+
+def draw(page: Page, scenario: dict[str, Any], **opts: Any) -> None:
+    page.evaluate("([sc, opts]) => window.show(sc, opts)", [scenario, opts])
+
+
+def board_html(page: Page) -> str:
+    return str(page.inner_html("#center")) + str(page.inner_html("#pos-top")) + str(
+        page.inner_html("#pos-bottom"))
+
+
+def test_every_view_fits_both_sizes(harness: Callable[..., Page], views: dict[str, Any]) -> None:
+    """Every scenario draws without a sideways scroll at 390 and 1280 pixels; shots of each."""
+    for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = harness(viewport)
+        for name, scenario in views.items():
+            draw(page, scenario)
+            assert page.locator("#dc-board").count() == 1, name
+            assert_no_horizontal_overflow(page)
+            # nothing on the felt sticks out of it
+            sticking = page.evaluate("""() => {
+              const felt = document.querySelector('#felt').getBoundingClientRect();
+              return [...document.querySelectorAll('#center *')].filter(e => {
+                const r = e.getBoundingClientRect();
+                return r.width && (r.left < felt.left - 1 || r.right > felt.right + 1);
+              }).map(e => e.className);
+            }""")
+            assert not sticking, f"{name} ({label}): {sticking}"
+            shot(page, f"divide-{label}-{name}")
+
+
+def test_the_other_sides_face_down_card_changes_nothing(harness: Callable[..., Page],
+                                                         views: dict[str, Any]) -> None:
+    """Seat 1 has committed and seat 0 has not: seat 0's page (and a spectator's) is the same
+    whichever of seat 1's cards is face down, and the face-down card is a back with no value."""
+    scenario = views["they_committed"]
+    page = harness(DESKTOP)
+    pages: dict[str, set[str]] = {"seat": set(), "spectator": set()}
+    for alt in scenario["alternatives"]:
+        draw(page, {**scenario, "view": alt["view"]})
+        pages["seat"].add(board_html(page))
+        draw(page, {**scenario, "view": alt["spectator"], "seat": None})
+        pages["spectator"].add(board_html(page))
+    assert len(scenario["alternatives"]) == 3
+    assert len(pages["seat"]) == 1 and len(pages["spectator"]) == 1
+
+    draw(page, scenario)
+    slot = page.locator('.dc-slot[data-seat="1"]')
+    assert slot.get_attribute("data-committed") == "true"
+    assert slot.locator(".card--back").count() == 1
+    assert slot.locator("[data-card]").count() == 0
+    assert "has committed" in slot.inner_text()
+    # Seat 1's unshown cards are all drawn face up, none marked: the face-down one included.
+    theirs = page.eval_on_selector_all('.dc-hand[data-seat="1"] [data-card]',
+                                       "els => els.map(e => e.dataset.card)")
+    assert theirs == scenario["view"]["board"]["seats"][1]["cards"]
+    classes = page.eval_on_selector_all('.dc-hand[data-seat="1"] [data-card]',
+                                        "els => els.map(e => e.className)")
+    # (the queen's and red cards' printed value aside, every card is drawn alike)
+    marks = {c.replace(" dc-card--valued", "").replace(" card--red", "") for c in classes}
+    assert len(marks) == 1, classes
+    # Their plate says their card is down; it names no card.
+    plate = page.inner_text('.dc-plate[data-seat="1"]')
+    assert "card down" in plate
+    # The owner sees its own card face up in its slot.
+    owner = views["they_committed_owner"]
+    draw(page, owner)
+    mine = page.locator('.dc-slot[data-seat="1"] [data-card]')
+    assert mine.get_attribute("data-card") == owner["view"]["board"]["commitment"]
+    assert page.locator('.dc-slot[data-seat="0"] .card--back').count() == 0
+    shot(page, "divide-desktop-owner-sees-its-card")
+
+
+def test_commits_offered_and_sent(harness: Callable[..., Page], views: dict[str, Any]) -> None:
+    """The hand's legal commits are `move card--legal` buttons; a click sends the view's
+    action unchanged; while busy they are aria-disabled and a click sends nothing."""
+    page = harness(PHONE)
+    scenario = views["they_committed"]
+    draw(page, scenario)
+    legal = [a["card"] for a in scenario["view"]["legal"]]
+    offered = page.eval_on_selector_all("#hand button.move.card--legal",
+                                        "els => els.map(e => e.dataset.card)")
+    assert offered == legal == scenario["view"]["board"]["hand"]
+    assert page.locator("#hand button[aria-disabled]").count() == 0
+    page.click(f'#hand button[data-card="{legal[1]}"]')
+    assert page.evaluate("window.acts") == [scenario["view"]["legal"][1]]
+
+    draw(page, scenario, busy=True)
+    disabled = page.eval_on_selector_all("#hand button.card--legal",
+                                         "els => els.map(e => e.getAttribute('aria-disabled'))")
+    assert disabled == ["true"] * len(legal)
+    # (aria-disabled: Playwright would wait for it to be enabled; click it as a person can)
+    page.click(f'#hand button[data-card="{legal[0]}"]', force=True)
+    assert len(page.evaluate("window.acts")) == 1
+    shot(page, "divide-phone-busy")
+
+    # After committing: the card is face up in this seat's slot, the rest of the hand is
+    # there but not offered, and the other side is choosing.
+    mine = views["i_committed"]
+    draw(page, mine)
+    assert page.locator("#hand .move").count() == 0
+    assert page.eval_on_selector_all("#hand button", "els => els.map(e => e.dataset.card)") == \
+        mine["view"]["board"]["hand"]
+    assert page.get_attribute('.dc-slot[data-seat="0"] [data-card]', "data-card") == \
+        mine["view"]["board"]["commitment"]
+    assert "choosing" in page.inner_text('.dc-slot[data-seat="1"]')
+    assert "You committed the" in page.inner_text("#dc-tray")
+    # The other seat, at the same moment, sees only a back where seat 0's card is.
+    draw(page, views["i_committed_other"])
+    assert page.locator('.dc-slot[data-seat="0"] .card--back').count() == 1
+    assert page.locator('.dc-slot[data-seat="0"] [data-card]').count() == 0
+    # A spectator has no hand and sees both unshown hands.
+    draw(page, views["they_committed_spectator"])
+    assert page.locator("#hand *").count() == 0
+    assert page.locator(".dc-hand").count() == 2
+
+
+def test_battles_swap_and_wins(harness: Callable[..., Page], views: dict[str, Any]) -> None:
+    """The track shows every battle fought with both cards and the server's winner and why,
+    the change of hands, the battle being fought, and the battles won per seat."""
+    page = harness(DESKTOP)
+    scenario = views["half_two"]
+    board = scenario["view"]["board"]
+    draw(page, scenario)
+    fought = page.eval_on_selector_all(
+        ".dc-battle[data-winner]",
+        "els => els.map(e => [Number(e.dataset.number), Number(e.dataset.winner),"
+        " e.getAttribute('aria-label')])")
+    assert [(n, w) for n, w, _ in fought] == [(b["number"], b["winner"]) for b in board["battles"]]
+    for (_, _, label), battle in zip(fought, board["battles"], strict=True):
+        assert battle["why"] in label
+    assert page.locator(".dc-battle--todo").count() == 10 - len(board["battles"])
+    assert page.get_attribute(".dc-battle--now", "data-number") == str(board["battle"])
+    assert "Hands changed after battle 5" in page.inner_text("#dc-swap")
+    assert page.locator('.dc-half--now[data-half="2"]').count() == 1
+    tally = page.get_attribute("#dc-tally", "aria-label")
+    assert tally == (f"Battles won: You {board['seats'][1]['wins']}, "
+                     f"Ann {board['seats'][0]['wins']}")
+    assert f"half 2 of 2 · battle {board['battle']} of 10" in page.inner_text("#dc-where")
+
+    draw(page, views["start"])
+    assert "Hands change after battle 5" in page.inner_text("#dc-swap")
+    assert page.locator(".dc-battle[data-winner]").count() == 0
+
+    long = views["long_game"]
+    draw(page, long)
+    assert page.locator(".dc-battle[data-number]").count() == 14
+    assert "Hands change after battle 7" in page.inner_text("#dc-swap")
+
+
+def test_results_and_scoreboard(harness: Callable[..., Page], views: dict[str, Any]) -> None:
+    """After a game: every battle revealed with its winner and why, the result line from the
+    view's result, the match so far; the scoreboard has one row per finished game."""
+    for viewport, label in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = harness(viewport)
+        scenario = views["game_over"]
+        board = scenario["view"]["board"]
+        draw(page, scenario)
+        page.wait_for_selector("#dc-results")
+        rows = page.locator("#dc-results tbody tr[data-number]")
+        assert rows.count() == 10
+        assert "The hands changed" in page.inner_text("#dc-results")
+        line = page.inner_text(".dc-results__line")
+        w = board["result"]["wins"]
+        winner = board["result"]["winner"]
+        if winner is None:
+            assert line == f"A draw: {w[0]} battles each."
+        else:
+            who = "You win" if winner == 0 else "Ada · bot wins"
+            assert line == f"{who} the game, {w[winner]} battles to {w[1 - winner]}."
+        for i, battle in enumerate(board["battles"]):
+            assert battle["why"] in rows.nth(i).inner_text()
+        assert_no_horizontal_overflow(page)
+        shot(page, f"divide-{label}-results")
+
+        final = views["match_over"]
+        draw(page, final)
+        table = page.eval_on_selector_all(
+            ".dc-scoreboard tbody tr",
+            "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+        games = final["match"]["games"]
+        assert len(table) == len(games) + 1
+        assert table[-1] == ["Games won", *map(str, final["match"]["game_wins"])]
+        for row, game in zip(table[:-1], games, strict=True):
+            assert row[1:] == [str(game["wins"][0]), str(game["wins"][1])]
+        assert f"first to {final['match']['target_wins']} games wins" in page.inner_text(
+            ".dc-scoreboard__foot")
+        shot(page, f"divide-{label}-match-over")
+
