@@ -1,10 +1,35 @@
-// The home page: create a table and share its link, or join one.
+// The home page: pick a game, create a table and share its link, or join one.
+//
+// The games, their options (names, limits, defaults, words) and their bots come from the
+// server (GET /api/games): the form is built from that list, so a game's options are
+// defined once, on the server. An older server without /api/games gets Dingo's form and
+// the create body of that time.
 
-import { $, h } from "./dom.js";
+import { $, h, fill } from "./dom.js";
 import { cardEl } from "./cards.js";
 import { ApiError, getJSON, postJSON, rememberTable, saveName, savedName, tableIdFrom } from "./api.js";
 
-const SEATS = 4;
+const TIMER_CHOICES = [[0, "No limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]];
+const DEFAULT_TIMER = 30;
+
+/**
+ * Dingo as GET /api/games describes it, only for a server from before that endpoint:
+ * its form is then built from this, and the table is created with the old body.
+ */
+const LEGACY_DINGO = {
+  name: "dingo", title: "Dingo", seats: 4, playable: true, blurb: "", legacy: true,
+  options: [
+    { name: "games_to_win", title: "Games to win", description: "", kind: "int", default: 5, minimum: 1, maximum: 50, choices: [], optional: false },
+    { name: "points_to_win", title: "Points to win", description: "", kind: "int", default: null, minimum: 1, maximum: 1000, choices: [], optional: true },
+    { name: "open_discards", title: "Open discards", description: "Show the whole discard pile instead of only its top card (the original game hides it).", kind: "bool", default: false, minimum: null, maximum: null, choices: [], optional: false },
+  ],
+  bots: [{ kind: "heuristic", strength: "normal" }],
+};
+
+const F = {
+  games: [],     // the playable games, Dingo first
+  game: null,    // the chosen one
+};
 
 function drawHero() {
   const fan = $("#hero-cards");
@@ -23,59 +48,175 @@ function drawHero() {
   }
 }
 
-/** Each seat: a box to put a bot there, and how strong the bot plays (the server's kinds). */
-async function drawSeatPicks() {
-  const picks = $("#seat-picks");
-  let kinds = [{ kind: "heuristic", strength: "normal" }];
+// ---- the games on offer -----------------------------------------------------------------
+
+async function loadGames() {
   try {
-    kinds = await getJSON("/api/bots");
-  } catch { /* keep the server's default kind */ }
-  const preferred = (kinds.find((k) => k.kind === "heuristic") || kinds[0]).kind;
-  for (let seat = 0; seat < SEATS; seat++) {
-    picks.appendChild(h("div", { class: "seat-pick" },
-      h("label", {},
-        h("input", { type: "checkbox", name: "bot", value: String(seat), checked: seat !== 0 }),
-        `Seat ${seat + 1}`,
-        h("small", {}, seat === 0 ? "open" : "bot")),
-      h("select", { name: "bot-kind", dataset: { seat: String(seat) }, "aria-label": `Bot strength, seat ${seat + 1}`, disabled: seat === 0 },
-        kinds.map((k) => h("option", { value: k.kind, selected: k.kind === preferred }, k.strength)))));
-  }
-  picks.addEventListener("change", (e) => {
-    const box = e.target.closest(".seat-pick");
-    if (box && e.target.name === "bot") {
-      box.querySelector("small").textContent = e.target.checked ? "bot" : "open";
-      box.querySelector("select").disabled = !e.target.checked;
+    const list = await getJSON("/api/games");
+    const games = (Array.isArray(list) ? list : []).filter((g) => g.playable);
+    if (games.length) {
+      games.sort((a, b) => (b.name === "dingo") - (a.name === "dingo"));
+      return games;
     }
-  });
+  } catch { /* an older server: Dingo only */ }
+  const legacy = { ...LEGACY_DINGO };
+  try {
+    legacy.bots = await getJSON("/api/bots");
+  } catch { /* keep the server's default kind */ }
+  return [legacy];
 }
 
+/** The game picker: one choice per playable game (hidden when there is only Dingo). */
+function drawGamePicks() {
+  const field = $("#game-field");
+  field.hidden = F.games.length < 2;
+  fill($("#game-picks"), F.games.map((g) => h("label", { class: "game-pick" },
+    h("input", { type: "radio", name: "game", value: g.name, id: `game-${g.name}`, checked: g === F.game }),
+    h("span", { class: "game-pick__title" }, g.title),
+    h("small", {}, `${g.seats} players`))));
+  $("#game-picks").onchange = (e) => {
+    const game = F.games.find((g) => g.name === e.target.value);
+    if (game) chooseGame(game);
+  };
+}
+
+function chooseGame(game) {
+  F.game = game;
+  $("#game-blurb").textContent = game.blurb || "";
+  $("#game-blurb").hidden = !game.blurb;
+  drawOptions(game);
+  drawSeatPicks(game);
+}
+
+// ---- the chosen game's options ----------------------------------------------------------
+
+const optionId = (o) => `opt-${o.name}`;
+
+/** A number the box shows for an optional number before anyone has typed one. */
+function suggested(o) {
+  if (o.default !== null && o.default !== undefined) return o.default;
+  if (o.maximum) return Math.max(o.minimum || 1, Math.round(o.maximum / 10));
+  return o.minimum || 1;
+}
+
+/** Whole numbers and choices go in two columns with the turn timer; ticks and optional numbers follow. */
+function drawOptions(game) {
+  const grid = h("div", { class: "two-cols" });
+  const rows = [];
+  for (const o of game.options) {
+    const id = optionId(o);
+    const tip = o.description || null;
+    if (o.kind === "int" && !o.optional) {
+      grid.appendChild(h("div", { class: "field" },
+        h("label", { for: id, title: tip }, o.title),
+        h("input", {
+          id, name: o.name, type: "number", min: o.minimum ?? null, max: o.maximum ?? null,
+          value: String(o.default ?? o.minimum ?? 0), inputmode: "numeric", title: tip,
+        })));
+    } else if (o.kind === "choice") {
+      grid.appendChild(h("div", { class: "field" },
+        h("label", { for: id, title: tip }, o.title),
+        h("select", { id, name: o.name, title: tip },
+          o.choices.map((c) => h("option", { value: String(c), selected: c === o.default }, String(c))))));
+    } else if (o.kind === "int") {
+      const hint = o.description ? h("span", { class: "field__hint", hidden: true }, o.description) : null;
+      const box = h("input", { id, name: o.name, type: "number", min: o.minimum ?? null, max: o.maximum ?? null,
+        value: String(suggested(o)), inputmode: "numeric", "aria-label": o.title, hidden: true });
+      rows.push(h("div", { class: "field" },
+        h("label", { class: "check" }, h("input", {
+          id: `${id}-on`, type: "checkbox", dataset: { option: o.name },
+          onchange: (e) => { box.hidden = !e.target.checked; if (hint) hint.hidden = !e.target.checked; },
+        }), o.title),
+        box, hint));
+    } else if (o.kind === "bool") {
+      rows.push(h("div", { class: "field" },
+        h("label", { class: "check" }, h("input", { id, name: o.name, type: "checkbox", checked: Boolean(o.default) }), o.title),
+        o.description ? h("span", { class: "field__hint" }, o.description) : null));
+    }
+  }
+  grid.appendChild(h("div", { class: "field" },
+    h("label", { for: "timer" }, "Turn timer"),
+    h("select", { id: "timer", name: "turn_seconds" },
+      TIMER_CHOICES.map(([v, text]) => h("option", { value: String(v), selected: v === DEFAULT_TIMER }, text)))));
+  fill($("#game-options"), grid, rows);
+}
+
+/** The options as the server wants them, or {error, focus} for the first one out of bounds. */
+function readOptions(game) {
+  const values = {};
+  for (const o of game.options) {
+    const id = optionId(o);
+    if (o.kind === "bool") {
+      values[o.name] = $(`#${id}`).checked;
+      continue;
+    }
+    if (o.kind === "choice") {
+      const raw = $(`#${id}`).value;
+      values[o.name] = o.choices.find((c) => String(c) === raw) ?? o.default;
+      continue;
+    }
+    if (o.optional && !$(`#${id}-on`).checked) {
+      values[o.name] = null;
+      continue;
+    }
+    const n = Number($(`#${id}`).value);
+    const low = o.minimum ?? -Infinity;
+    const high = o.maximum ?? Infinity;
+    if (!Number.isInteger(n) || n < low || n > high) {
+      const range = o.minimum !== null && o.maximum !== null ? ` from ${o.minimum} to ${o.maximum}` : "";
+      return { error: `${o.title} must be a whole number${range}.`, focus: `#${id}` };
+    }
+    values[o.name] = n;
+  }
+  return { values };
+}
+
+// ---- bots: one pick per seat of the chosen game -------------------------------------------
+
+/** Each seat: a box to put a bot there, and how strong the bot plays (the game's kinds). */
+function drawSeatPicks(game) {
+  const picks = $("#seat-picks");
+  const kinds = game.bots && game.bots.length ? game.bots : [{ kind: "heuristic", strength: "normal" }];
+  const preferred = (kinds.find((k) => k.strength === "normal") || kinds.find((k) => k.kind === game.stand_in)
+    || kinds[kinds.length - 1]).kind;
+  picks.style.setProperty("--seats", String(game.seats));
+  fill(picks, [...Array(game.seats).keys()].map((seat) => h("div", { class: "seat-pick" },
+    h("label", {},
+      h("input", { type: "checkbox", name: "bot", value: String(seat), checked: seat !== 0 }),
+      `Seat ${seat + 1}`,
+      h("small", {}, seat === 0 ? "open" : "bot")),
+    h("select", { name: "bot-kind", dataset: { seat: String(seat) }, "aria-label": `Bot strength, seat ${seat + 1}`, disabled: seat === 0 },
+      kinds.map((k) => h("option", { value: k.kind, selected: k.kind === preferred }, k.strength))))));
+}
+
+function onSeatPick(e) {
+  const box = e.target.closest(".seat-pick");
+  if (box && e.target.name === "bot") {
+    box.querySelector("small").textContent = e.target.checked ? "bot" : "open";
+    box.querySelector("select").disabled = !e.target.checked;
+  }
+}
+
+// ---- creating ------------------------------------------------------------------------------
+
 function readForm() {
+  const game = F.game;
   const name = $("#name").value.trim();
-  const games = Number($("#games").value);
-  const pointsOn = $("#points-on").checked;
-  const points = Number($("#points").value);
   if (!name) return { error: "Please enter your name.", focus: "#name" };
-  if (!Number.isInteger(games) || games < 1 || games > 50) {
-    return { error: "Games to win must be a whole number from 1 to 50.", focus: "#games" };
-  }
-  if (pointsOn && (!Number.isInteger(points) || points < 1 || points > 1000)) {
-    return { error: "The points total must be a whole number from 1 to 1000.", focus: "#points" };
-  }
+  if (!game) return { error: "The games could not be loaded. Reload the page and try again.", focus: "#name" };
+  const options = readOptions(game);
+  if (options.error) return options;
   const bots = [...document.querySelectorAll('input[name="bot"]:checked')]
     .map((b) => ({ seat: Number(b.value), kind: $(`select[data-seat="${b.value}"]`)?.value || "heuristic" }));
-  if (bots.length === SEATS) {
+  if (bots.length === game.seats) {
     return { error: "Leave at least one seat open for a person.", focus: "#seat-picks input" };
   }
-  return {
-    name,
-    body: {
-      games_to_win: games,
-      points_to_win: pointsOn ? points : null,
-      open_discards: $("#open-discards").checked,
-      turn_seconds: Number($("#timer").value) || null,
-      bots,
-    },
-  };
+  const turnSeconds = Number($("#timer").value) || null;
+  // An older server takes Dingo's options at the top level; today's takes the game and its options.
+  const body = game.legacy
+    ? { ...options.values, turn_seconds: turnSeconds, bots }
+    : { game: game.name, options: options.values, turn_seconds: turnSeconds, bots };
+  return { name, body };
 }
 
 async function onCreate(event) {
@@ -131,9 +272,17 @@ async function onJoin(event) {
   }
 }
 
+async function drawForm() {
+  F.games = await loadGames();
+  F.game = F.games[0];
+  drawGamePicks();
+  chooseGame(F.game);
+  $("#create-form").dataset.ready = "1";
+}
+
 drawHero();
-drawSeatPicks();
 $("#name").value = savedName();
-$("#points-on").addEventListener("change", (e) => { $("#points").hidden = !e.target.checked; });
+$("#seat-picks").addEventListener("change", onSeatPick);
 $("#create-form").addEventListener("submit", onCreate);
 $("#join-form").addEventListener("submit", onJoin);
+drawForm();

@@ -96,6 +96,7 @@ function hook(name, ...args) {
 const has = (name) => Boolean(G.module && typeof G.module[name] === "function");
 
 function gameTitle() {
+  if (S.state && S.state.table.title) return S.state.table.title;
   if (G.module && G.module.title) return G.module.title;
   const name = G.name || "dingo";
   return name.charAt(0).toUpperCase() + name.slice(1);
@@ -132,9 +133,11 @@ function positionOf(seat) {
   return list[(seat - baseSeat() + n) % n];
 }
 
-/** The seats that may act now: `view.to_act` is a list (or, from older servers, one seat). */
+/** The seats that may act now: `state.to_act` (else the view's `to_act`, a list or one seat). */
 function toAct(g) {
-  if (!g || g.to_act === null || g.to_act === undefined) return [];
+  if (!g) return [];
+  if (S.state && Array.isArray(S.state.to_act)) return S.state.to_act;
+  if (g.to_act === null || g.to_act === undefined) return [];
   return Array.isArray(g.to_act) ? g.to_act : [g.to_act];
 }
 

@@ -49,18 +49,26 @@ def shot(page: Page, name: str) -> Path:
 
 def create_table(page: Page, base: str, name: str, *, games: int = 1,
                  bots: tuple[int, ...] = (1, 2, 3), timer: str = "0",
-                 open_discards: bool = False, bot_kinds: dict[int, str] | None = None) -> str:
+                 open_discards: bool = False, bot_kinds: dict[int, str] | None = None,
+                 game: str = "dingo") -> str:
     """Fill in the home page form and create; return the table link the new table shows.
 
-    ``bot_kinds``: the strength picked per bot seat (a kind of ``GET /api/bots``).
+    ``bot_kinds``: the strength picked per bot seat (a kind of the game's ``bots`` in
+    ``GET /api/games``). ``games`` and ``open_discards`` are Dingo's options (the form's
+    fields are built from ``GET /api/games``, each named ``#opt-<option>``).
     """
     bot_kinds = bot_kinds or {}
     page.goto(f"{base}/")
+    page.wait_for_selector("#create-form[data-ready]")
     page.fill("#name", name)
-    page.fill("#games", str(games))
+    if page.locator(f"#game-{game}").is_visible():
+        page.check(f"#game-{game}")
+    if game == "dingo":
+        page.fill("#opt-games_to_win", str(games))
+        page.set_checked("#opt-open_discards", open_discards)
     page.select_option("#timer", timer)
-    page.set_checked("#open-discards", open_discards)
-    for seat in range(4):
+    seats = page.locator('input[name="bot"]').count()
+    for seat in range(seats):
         page.set_checked(f'input[name="bot"][value="{seat}"]', seat in bots)
         if seat in bots and seat in bot_kinds:
             page.select_option(f'select[data-seat="{seat}"]', bot_kinds[seat])
