@@ -9,9 +9,12 @@ that the other hand, the face-down stock and earlier tricks never appear. Screen
 
 from __future__ import annotations
 
+import contextlib
 import json
 import mimetypes
+import random
 import re
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +49,8 @@ HARNESS = """<!doctype html>
     </div>
     <div class="tray" id="tray">
       <div class="pos pos--bottom" id="pos-bottom"></div>
-      <div class="tray__now"><p class="prompt" id="prompt"></p></div>
+      <div class="tray__now"><p class="prompt" id="prompt"></p>
+        <div class="actions" id="actions"></div></div>
       <div class="hand" id="hand"></div>
     </div>
   </section>
@@ -65,7 +69,8 @@ window.show = (s, { busy = false, results = true } = {}) => {
   const name = (i) => (i === seat ? "You" : NAMES[i]);
   const ctx = {
     seat, seats: 2, name, busy,
-    say: (text) => String(text).replace(/\\{(\\d+)\\}/g, (_, d) => name(Number(d))),
+    plainName: (i) => NAMES[i],
+    say: (text) => String(text).replace(/\\{(\\d+)\\}/g, (_, d) => NAMES[Number(d)]),
     act: (action) => window.acted.push(action),
     myTurn: seat !== null && s.view.to_act.includes(seat),
     status: s.status,
@@ -75,10 +80,23 @@ window.show = (s, { busy = false, results = true } = {}) => {
     const slot = document.createElement("div");
     const el = document.createElement("div");
     el.className = "seat" + (s.view.to_act.includes(i) ? " seat--turn" : "");
+    const p = game.plate(i, s.view, ctx);
     el.innerHTML = `<div class="seat__head"><span class="avatar avatar--${i}">${NAMES[i][0]}</span>`
-      + `<span class="seat__name"></span></div>`;
-    el.querySelector(".seat__name").textContent = name(i);
-    slot.className = "seat__meta";
+      + `<span class="seat__name"></span><span class="seat__points"></span></div>`
+      + `<div class="seat__meta"></div>`;
+    el.querySelector(".seat__name").textContent = NAMES[i];
+    el.querySelector(".seat__points").textContent = p.score ? p.score.text : "";
+    const meta = el.querySelector(".seat__meta");
+    const you = '<span class="badge badge--you">You</span>';
+    if (i === seat) meta.insertAdjacentHTML("beforeend", you);
+    for (const b of p.badges || []) {
+      const badge = document.createElement("span");
+      badge.className = `badge badge--${b.kind}`;
+      badge.textContent = b.text;
+      meta.appendChild(badge);
+    }
+    meta.append(...(p.meta || []));
+    slot.className = "seat__game";
     el.appendChild(slot);
     const where = ctx.position(i) === "top" ? "pos-top" : "pos-bottom";
     document.getElementById(where).replaceChildren(el);
@@ -88,9 +106,12 @@ window.show = (s, { busy = false, results = true } = {}) => {
   const prompt = document.getElementById("prompt");
   prompt.textContent = ctx.say(s.view.prompt);
   prompt.className = "prompt" + (ctx.myTurn ? " prompt--act" : "");
+  ctx.match = s.match;
+  ctx.options = { open_tally: s.view.board.open_tally };
   game.render(s.view, ctx, { board: document.getElementById("board-slot"),
-                             hand: document.getElementById("hand"), seats });
-  document.getElementById("rule").textContent = s.match.rule;
+                             hand: document.getElementById("hand"),
+                             actions: document.getElementById("actions"), seats });
+  document.getElementById("rule").textContent = game.rule(ctx.options, ctx);
   document.getElementById("scoreboard").replaceChildren(game.scoreboard(s.match, ctx));
   const overlay = document.getElementById("overlay");
   const body = s.status !== "playing" && results ? game.results(s.view, s.why, ctx) : null;
@@ -101,8 +122,7 @@ window.show = (s, { busy = false, results = true } = {}) => {
     panel.className = "center-panel";
     panel.id = "results";
     const title = document.createElement("h2");
-    const deal = s.view.match.deal_number;
-    title.textContent = s.status === "match_over" ? "Match over" : `Deal ${deal}`;
+    title.textContent = game.headline(s.view, ctx);
     panel.append(title, body);
     overlay.replaceChildren(panel);
   }
@@ -197,19 +217,20 @@ def test_bingo_module_draws_real_views(harness: Callable[..., Page],
             assert not leaked, f"{name}: {sorted(leaked)} shown"
             # Earlier tricks: the board draws only what the view holds.
             board_tiles = set(tiles_on(page, "#board-slot")) | set(tiles_on(page, "#hand"))
+            board_tiles |= set(tiles_on(page, "#actions"))
             extra = board_tiles - allowed_on_board(view)
             assert not extra, f"{name}: {sorted(extra)} drawn from nowhere in the view"
             if not b["open_tally"] and not b["result"]:
                 assert not page.locator("#bingo-tally").count(), name
             # The hand: every tile, and the legal plays as buttons.
-            hand = tiles_on(page, "#bingo-hand")
+            hand = tiles_on(page, "#hand")
             assert sorted(hand) == sorted(b.get("hand", [])) if s["seat"] is not None else not hand
             plays = sorted(a["tile"] for a in view["legal"] if a["type"] == "play")
             buttons = page.eval_on_selector_all(
                 "#hand button.move.card--legal", "els => els.map(e => e.dataset.tile)")
             assert sorted(buttons) == plays, name
             others = [a for a in view["legal"] if a["type"] != "play"]
-            labels = page.eval_on_selector_all("#hand button.move:not(.card--legal)",
+            labels = page.eval_on_selector_all("#actions button.move",
                                                "els => els.map(e => e.textContent)")
             assert len(labels) == len(others), name
             for action, label in zip(others, labels, strict=True):
@@ -264,7 +285,7 @@ def test_bingo_module_moves(harness: Callable[..., Page], views: dict[str, Any])
                                    for a in legal if a["type"] == t)]
     # While an action is in flight every move is drawn disabled and clicks do nothing.
     show(page, s, busy=True)
-    moves = page.locator("#hand button.move")
+    moves = page.locator("#hand button.move, #actions button.move")
     assert moves.count() == len(legal)
     for i in range(moves.count()):
         assert moves.nth(i).get_attribute("aria-disabled") == "true"
@@ -272,8 +293,8 @@ def test_bingo_module_moves(harness: Callable[..., Page], views: dict[str, Any])
     assert len(page.evaluate("window.acted")) == 4
     # Not your turn: no moves at all.
     show(page, views["opponent-declared"])
-    assert page.locator("#hand button.move").count() == 0
-    assert page.locator("#bingo-hand [data-tile]").count() == 7
+    assert page.locator("#hand button.move, #actions button.move").count() == 0
+    assert page.locator("#hand [data-tile]").count() == 7
     # A spectator has no hand.
     show(page, views["spectator"])
     assert page.locator("#hand [data-tile]").count() == 0
@@ -293,8 +314,8 @@ def test_bingo_log_hides_earlier_tricks(harness: Callable[..., Page],
                 ".default.describe(e, window.ctx)")
     show(page, views["answer-phase-one"])
     assert page.evaluate(describe, lead) == "Trick 3 led by Bob · bot."
-    assert page.evaluate(describe, follow) == "Trick 3 answered by You, won by Bob · bot."
-    assert page.evaluate(describe, draw) == "You draws the 3-3 from the stock."
+    assert page.evaluate(describe, follow) == "Trick 3 answered by Ann, won by Bob · bot."
+    assert page.evaluate(describe, draw) == "Ann draws the 3-3 from the stock."
     show(page, views["open-tally"])
     assert page.evaluate(describe, lead) == "Trick 3: Bob · bot leads the 4-4."
     assert "2-4" in page.evaluate(describe, follow)
@@ -308,3 +329,205 @@ def test_bingo_views_json(tmp_path: Any) -> None:
     for s in data:
         if s["status"] == "playing":
             assert s["hidden"], s["name"]
+
+
+# ---- a whole match on the real table page ------------------------------------------------
+
+#: Tiles this page may click now: a legal play, or a claim / declare / close button.
+TILE_MOVES = "#hand button.move:not([aria-disabled])"
+ACTION_MOVES = "#actions button.move:not([aria-disabled])"
+LIVE_SECONDS = 240.0
+
+#: Every tile code on the felt, the tray and the scoreboard (drawn, named in text or labels),
+#: the deal the scoreboard is on, whether the board shows the reveal, and the log's lines.
+LOOK = """() => {
+  const codes = new Set();
+  const re = /\\b[0-6]-[0-6]\\b/g;
+  for (const sel of ['#felt', '#tray', '#scoreboard']) {
+    const root = document.querySelector(sel);
+    if (!root) continue;
+    for (const el of root.querySelectorAll('[data-tile]')) codes.add(el.dataset.tile);
+    for (const m of root.innerText.match(re) || []) codes.add(m);
+    for (const el of root.querySelectorAll('[aria-label],[title]')) {
+      const t = (el.getAttribute('aria-label') || '') + ' ' + (el.getAttribute('title') || '');
+      for (const m of t.match(re) || []) codes.add(m);
+    }
+  }
+  const deals = [...document.querySelectorAll('#scoreboard-table tbody td:first-child')]
+    .map(td => Number((td.textContent.match(/Deal (\\d+)/) || [])[1] || 0));
+  return {codes: [...codes], deal: Math.max(0, ...deals),
+          over: Boolean(document.querySelector('#bingo-reveal, #overlay:not([hidden])')),
+          log: [...document.querySelectorAll('#log li')].map(li => li.textContent)};
+}"""
+
+
+def _open_bingo_table(page: Page, base: str, name: str, open_tally: bool = False) -> str:
+    """A Bingo table opened through the API with a heuristic bot in seat 1; this page is
+    its host and sits down by itself (as the home page's create does)."""
+    page.goto(f"{base}/")
+    table_id: str = page.evaluate(
+        """async ([name, openTally]) => {
+          const res = await fetch('/api/tables', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({game: 'bingo', options: {open_tally: openTally},
+                                  bots: [{seat: 1, kind: 'heuristic'}]})});
+          const t = await res.json();
+          localStorage.setItem('dingo.table.' + t.table_id,
+            JSON.stringify({host_token: t.host_token, name, autosit: true}));
+          localStorage.setItem('dingo.name', name);
+          return t.table_id;
+        }""", [name, open_tally])
+    page.goto(f"{base}/t/{table_id}")
+    page.wait_for_selector(".seat--me")
+    page.wait_for_selector("#start-btn:not([disabled])")
+    page.click("#start-btn")
+    page.wait_for_selector(".bingo-board")
+    return table_id
+
+
+def _pick(page: Page, rng: random.Random) -> bool:
+    """Click a move: declare when offered, close or claim now and then, else a tile."""
+    actions = page.locator(ACTION_MOVES)
+    kinds = {actions.nth(i).get_attribute("data-key"): actions.nth(i)
+             for i in range(actions.count())}
+    tiles = page.locator(TILE_MOVES)
+    choice = None
+    if "bingo-declare" in kinds and rng.random() < 0.7:
+        choice = kinds["bingo-declare"]
+    elif "bingo-close" in kinds and rng.random() < 0.15:
+        choice = kinds["bingo-close"]
+    elif "bingo-claim" in kinds and rng.random() < 0.04:
+        choice = kinds["bingo-claim"]
+    elif tiles.count():
+        choice = tiles.nth(rng.randrange(tiles.count()))
+    elif kinds:
+        choice = next(iter(kinds.values()))
+    if choice is None:
+        return False
+    choice.click()
+    page.wait_for_selector("#hand:not(.hand--busy)")
+    return True
+
+
+def _log_by_deal(lines: list[str]) -> dict[int, set[str]]:
+    """Tile codes in the log's lines, by the deal they were written in ("Deal N: ..." opens
+    a deal's lines; a log cut at the top leaves its first lines without a deal)."""
+    out: dict[int, set[str]] = {}
+    deal = 0
+    for line in lines:
+        m = re.match(r"Deal (\d+):", line)
+        if m:
+            deal = int(m.group(1))
+        if deal:
+            out.setdefault(deal, set()).update(TILE.findall(line))
+    return out
+
+
+def _secrets(record: dict[str, Any], seat: int) -> dict[int, set[str]]:
+    """Per deal (1, 2, ...), the tiles ``seat`` never legitimately saw before its reveal:
+    the other hand's tiles never played nor declared, and the stock it never drew."""
+    from app.games.bingo.state import BingoMatch
+    from app.games.bingo.tiles import CODES
+
+    match = BingoMatch.from_record(record)
+    out: dict[int, set[str]] = {}
+    for number, deal in enumerate(match.deals, 1):
+        known = deal.setup.hands[seat] | 1 << deal.setup.turn_up
+        for tile, who in zip(deal.order, deal.drawer, strict=False):
+            if who == seat:
+                known |= 1 << tile
+        for trick in deal.tricks:
+            known |= 1 << trick.lead
+            if trick.follow is not None:
+                known |= 1 << trick.follow
+        known |= deal.declared_mask[1 - seat]
+        out[number] = {CODES[t] for t in range(28) if not known >> t & 1}
+    return out
+
+
+def _record_of(page: Page, base: str, table_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate(
+        """async ([base, id]) => {
+          const list = await (await fetch(`${base}/api/matches?table=${id}&game=bingo`)).json();
+          const item = (list.items || list.matches || list)[0];
+          return await (await fetch(`${base}/api/matches/${item.id}`)).json();
+        }""", [base, table_id])
+    return {"seed": found["seed"], "options": found["options"],
+            "games": [{"setup": g["setup"], "actions": g["actions"]} for g in found["games"]]}
+
+
+def test_a_whole_bingo_match_by_clicking(open_page: Callable[..., Page], server: str) -> None:
+    rng = random.Random(16)
+    page = open_page(DESKTOP)
+    table_id = _open_bingo_table(page, server, "Ann")
+    seat = int(page.get_attribute(".seat--me", "data-seat") or 0)
+    shot(page, "bingo-live-start-desktop")
+    seen: dict[int, set[str]] = {}
+    logs: list[str] = []
+    moves = 0
+    shots = {"declare": False, "closed": False, "last": False}
+    deadline = time.monotonic() + LIVE_SECONDS
+    while not page.locator("#rematch-btn").count():
+        assert time.monotonic() < deadline, "the match did not end in time"
+        look = page.evaluate(LOOK)
+        if not look["over"] and look["deal"]:
+            seen.setdefault(look["deal"], set()).update(look["codes"])
+        logs = look["log"] if len(look["log"]) >= len(logs) else logs + look["log"]
+        if page.locator("#ready-btn:not([disabled])").count():
+            with contextlib.suppress(Exception):
+                page.click("#ready-btn:not([disabled])", timeout=2_000)
+            continue
+        if page.locator(TILE_MOVES).count() or page.locator(ACTION_MOVES).count():
+            assert_no_horizontal_overflow(page)
+            if not shots["declare"] and page.locator(".bingo-action--declare").count():
+                shots["declare"] = bool(shot(page, "bingo-live-declare-desktop"))
+            if not shots["closed"] and page.locator(".bingo-chip--closed").count():
+                shots["closed"] = bool(shot(page, "bingo-live-closed-desktop"))
+            if not shots["last"] and page.locator("#bingo-last-trick").count():
+                shots["last"] = bool(shot(page, "bingo-live-trick-desktop"))
+            if _pick(page, rng):
+                moves += 1
+        else:
+            page.wait_for_timeout(40)
+    assert moves > 10
+    shot(page, "bingo-live-match-over-desktop")
+    assert page.locator("#overlay .bingo-results").count()
+    # Nothing hidden was ever on the page while its deal was on: the other hand, the stock.
+    record = _record_of(page, server, table_id)
+    secrets = _secrets(record, seat)
+    assert set(seen) <= set(secrets)
+    for number, codes in seen.items():
+        leaked = codes & secrets[number]
+        assert not leaked, f"deal {number}: {sorted(leaked)} shown before the reveal"
+    for number, codes in _log_by_deal(logs).items():
+        leaked = codes & secrets.get(number, set())
+        assert not leaked, f"deal {number}: the log named {sorted(leaked)}"
+    # The scoreboard ends on the server's totals.
+    totals = page.eval_on_selector_all(
+        "#scoreboard-table tr.totals td", "els => els.slice(2).map(e => Number(e.textContent))")
+    assert max(totals) >= 7
+
+
+def test_bingo_on_a_phone(open_page: Callable[..., Page], server: str) -> None:
+    """390 px: the whole hand and the moves on the first screen, no sideways scroll, and
+    the results panel readable after the first deal."""
+    rng = random.Random(7)
+    page = open_page(PHONE)
+    _open_bingo_table(page, server, "Bea", open_tally=True)
+    shot(page, "bingo-live-start-phone")
+    deadline = time.monotonic() + LIVE_SECONDS / 2
+    while not page.locator("#overlay:not([hidden]) .bingo-results").count():
+        assert time.monotonic() < deadline, "the deal did not end in time"
+        if page.locator(TILE_MOVES).count() or page.locator(ACTION_MOVES).count():
+            assert_no_horizontal_overflow(page)
+            tiles = page.locator("#hand [data-tile]")
+            for i in range(tiles.count()):
+                box = tiles.nth(i).bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+            if page.locator("#bingo-tally").count() and page.locator("#bingo-last-trick").count():
+                shot(page, "bingo-live-tally-phone")
+            _pick(page, rng)
+        else:
+            page.wait_for_timeout(40)
+    assert_no_horizontal_overflow(page)
+    shot(page, "bingo-live-results-phone")

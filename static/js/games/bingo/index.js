@@ -7,7 +7,7 @@
 // reveal only when the view carries them (`open_tally`, or once the deal is over). Nothing
 // here decides a rule: no trump, no duty, no points are worked out in the browser.
 
-import { fillIfChanged, fill, h, plural } from "../../dom.js";
+import { fill, h, plural } from "../../dom.js";
 
 // Where the pips sit in a half's 3×3 grid (cells 0..8, row by row). An upright tile's
 // halves are stacked; a flat tile's halves sit side by side and its six runs in rows.
@@ -74,6 +74,8 @@ function numberEl(n, label) {
 
 const seatsOf = (ctx) => Array.from({ length: ctx.seats || 2 }, (_, i) => i);
 const name = (ctx, seat) => (seat === null || seat === undefined ? "" : ctx.name(seat));
+/** A seat's own name for sentences in the third person ("Ann was dealt", never "You was"). */
+const plain = (ctx, seat) => (ctx.plainName ? ctx.plainName(seat) : ctx.name(seat));
 
 /** The seats in screen order: the one at the top first, the bottom one last. */
 function topDown(ctx) {
@@ -97,7 +99,7 @@ function stockEl(b, ctx) {
   let note;
   if (n === 0) note = "Stock gone";
   else if (b.closed_by !== null && b.closed_by !== undefined) note = `${plural(n, "tile")}, closed`;
-  else note = `${plural(n, "tile")}${b.turn_up_face_up ? " with the turn-up" : ""}`;
+  else note = [plural(n, "tile"), b.turn_up_face_up ? h("span", { class: "bingo-wide" }, " with the turn-up") : null];
   return spot("Stock", "bingo-stock", n ? pile : h("span", { class: "bingo-slot bingo-slot--flat" }),
     h("p", { class: "bingo-spot__count", id: "bingo-stock-count", dataset: { count: String(n) } }, note),
     b.closed_by !== null && b.closed_by !== undefined
@@ -170,7 +172,7 @@ function declarationsEl(b, ctx, { inResults = false } = {}) {
       h("span", { class: "bingo-decl__what" },
         `${d.name}${d.bingo ? " with the bingo" : ""}`,
         d.value ? `, ${d.value}` : "",
-        h("small", {}, ` before trick ${d.trick}`))))));
+        h("small", { class: "bingo-wide" }, ` before trick ${d.trick}`))))));
 }
 
 function tallyEl(b, ctx) {
@@ -223,13 +225,9 @@ function revealEl(b, ctx) {
 function boardEl(view, ctx) {
   const b = view.board;
   const chips = [];
-  if (b.phase === 2 && (b.closed_by === null || b.closed_by === undefined) && !b.result) {
-    chips.push(h("span", { class: "bingo-chip" }, "Stock gone"));
-  }
   if (b.bingo_bonus !== null && b.bingo_bonus !== undefined) {
     chips.push(h("span", { class: "bingo-chip bingo-chip--bonus" }, `Bingo bonus: ${name(ctx, b.bingo_bonus)}`));
   }
-  if (b.open_tally) chips.push(h("span", { class: "bingo-chip" }, "Open tally"));
   const info = [lastTrickEl(b, ctx), declarationsEl(b, ctx), tallyEl(b, ctx), revealEl(b, ctx)]
     .filter(Boolean);
   return h("div", { class: "bingo-board", dataset: { phase: String(b.phase) } },
@@ -271,10 +269,11 @@ function actionHint(action) {
 }
 
 function moveKey(action) {
-  return action.type === "play" ? `play:${action.tile}` : `${action.type}`;
+  return action.type === "play" ? action.tile : `bingo-${action.type}`;
 }
 
-function trayEl(view, ctx) {
+/** The tray's parts: the hand's tiles (legal plays are buttons) and the other moves. */
+function trayParts(view, ctx) {
   const b = view.board;
   const legal = ctx.myTurn ? view.legal || [] : [];
   const plays = new Map();
@@ -292,26 +291,27 @@ function trayEl(view, ctx) {
   const shown = new Set(b.declared_tiles || []);
   const tiles = (b.hand || []).map((code) => {
     const action = plays.get(code);
-    const mark = shown.has(code) ? h("span", { class: "bingo-tile__shown", "aria-hidden": "true" }, "shown") : null;
-    if (action) {
-      const el = tileEl(code, {
+    const declared = shown.has(code);
+    const mark = declared ? h("span", { class: "bingo-tile__shown", "aria-hidden": "true" }, "shown") : null;
+    const el = action
+      ? tileEl(code, {
         tag: "button", trump: b.trump, size: "lg",
-        classes: ["move", "card--legal", "bingo-tile--legal", shown.has(code) && "bingo-tile--declared"],
+        classes: ["move", "card--legal", "bingo-tile--legal", declared && "bingo-tile--declared"],
         attrs: {
-          type: "button", dataset: { move: moveKey(action) },
+          type: "button", dataset: { key: code },
           "aria-disabled": busy ? "true" : null,
-          "aria-label": `${verb} the ${tileName(code)}${shown.has(code) ? ", declared" : ""}`,
+          "aria-label": `${verb} the ${tileName(code)}${declared ? ", declared" : ""}`,
           onclick: send(action),
         },
+      })
+      : tileEl(code, {
+        trump: b.trump, size: "lg",
+        classes: [ctx.myTurn && "bingo-tile--idle", declared && "bingo-tile--declared"],
+        attrs: {
+          dataset: { key: code },
+          "aria-label": `${tileName(code)}${declared ? ", declared" : ""}${ctx.myTurn ? ": not playable now" : ""}`,
+        },
       });
-      if (mark) el.appendChild(mark);
-      return el;
-    }
-    const el = tileEl(code, {
-      trump: b.trump, size: "lg",
-      classes: [ctx.myTurn ? "bingo-tile--idle" : null, shown.has(code) && "bingo-tile--declared"],
-      attrs: { "aria-label": `${tileName(code)}${shown.has(code) ? ", declared" : ""}${ctx.myTurn ? ": not playable now" : ""}` },
-    });
     if (mark) el.appendChild(mark);
     return el;
   });
@@ -319,61 +319,65 @@ function trayEl(view, ctx) {
     type: "button",
     class: ["btn", "move", "bingo-action", `bingo-action--${action.type}`,
       action.type === "claim" ? "btn--primary" : "btn--ghost-dark"],
-    dataset: { move: moveKey(action) },
+    dataset: { key: moveKey(action) },
     "aria-disabled": busy ? "true" : null,
     title: actionHint(action),
     onclick: send(action),
   }, actionLabel(action)));
-  return h("div", { class: ["bingo-tray", busy && "bingo-tray--busy"] },
-    buttons.length ? h("div", { class: "bingo-actions", id: "bingo-actions" }, buttons) : null,
-    tiles.length ? h("div", { class: "bingo-hand", id: "bingo-hand", role: "group", "aria-label": "Your tiles" }, tiles) : null);
+  return { tiles, buttons };
 }
 
 // ---- on each seat's plate -------------------------------------------------------------------
 
-function seatEl(view, ctx, seat) {
+/** The frame's plate hook: game points by the name, tile backs and count, "closed". */
+function plate(seat, view, ctx) {
+  if (!view || !view.board) return {};
   const b = view.board;
+  const m = view.match || {};
   const n = (b.hand_sizes || [])[seat] ?? 0;
-  const mine = seat === ctx.seat;
-  const bits = [];
-  if (!mine && !b.reveal) {
-    bits.push(h("span", { class: "bingo-seat__backs", "aria-hidden": "true" },
+  const meta = [];
+  if (seat !== ctx.seat && !b.reveal && n) {
+    meta.push(h("span", { class: "bingo-seat__backs", "aria-hidden": "true" },
       Array.from({ length: n }, () => backEl({ size: "mini" }))));
   }
-  bits.push(h("span", { class: "bingo-seat__count" }, plural(n, "tile")));
-  bits.push(h("span", { class: "bingo-seat__tricks" }, plural((b.tricks_won || [])[seat] ?? 0, "trick")));
-  if (b.tally) bits.push(h("span", { class: "bingo-seat__points" }, `${b.tally.points[seat]} pts`));
-  if (b.closed_by === seat) bits.push(h("span", { class: "bingo-seat__badge" }, "closed"));
+  meta.push(h("span", { class: "bingo-seat__count" }, plural(n, "tile")));
+  const gp = (m.match_points || [])[seat];
+  return {
+    score: gp === undefined ? null : { text: String(gp), title: `${gp} of ${m.target || 7} game points` },
+    badges: b.closed_by === seat ? [{ text: "closed", kind: "closed", title: "Closed the stock" }] : [],
+    meta,
+    turn: b.trick ? "answering…" : "leading…",
+    winner: m.over && m.winner === seat,
+  };
+}
+
+/** The module's own area on a plate: tricks won, and the points when the tally is open. */
+function seatEl(view, ctx, seat) {
+  const b = view.board;
+  const bits = [h("span", { class: "bingo-seat__tricks" }, plural((b.tricks_won || [])[seat] ?? 0, "trick"))];
+  if (b.tally) bits.push(h("span", { class: "bingo-seat__points" }, `${b.tally.points[seat]} points`));
   return h("div", { class: "bingo-seat", dataset: { seat: String(seat) } }, bits);
 }
 
 // ---- the module ------------------------------------------------------------------------------
 
-function keepFocus(el, build) {
-  const active = document.activeElement;
-  const key = active && el.contains(active) ? active.dataset.move || active.dataset.tile : null;
-  fillIfChanged(el, build());
-  if (key && !el.contains(active)) {
-    const next = el.querySelector(`[data-move="${CSS.escape(key)}"], [data-tile="${CSS.escape(key)}"]`);
-    if (next) next.focus({ preventScroll: true });
-  }
-}
-
 function render(view, ctx, slots) {
-  if (!view || !view.board) {
-    if (slots.board) fill(slots.board);
-    if (slots.hand) fill(slots.hand);
-    for (const el of Object.values(slots.seats || {})) fill(el);
-    return;
-  }
+  for (const el of [slots.board, slots.hand, slots.actions]) if (el) fill(el);
+  for (const el of Object.values(slots.seats || {})) if (el) fill(el);
+  if (!view || !view.board) return;
   openTally = Boolean(view.board.open_tally);
   if (slots.board) fill(slots.board, boardEl(view, ctx));
-  if (slots.hand) {
-    if (ctx.seat === null || ctx.seat === undefined || !view.board.hand) fill(slots.hand);
-    else keepFocus(slots.hand, () => trayEl(view, ctx));
+  if (ctx.seat !== null && ctx.seat !== undefined && view.board.hand) {
+    const { tiles, buttons } = trayParts(view, ctx);
+    // Moves that are not a tile go beside the prompt (or above the tiles without that slot).
+    const place = slots.actions || slots.hand;
+    if (place && buttons.length) {
+      place.append(...(slots.actions ? buttons : [h("div", { class: "bingo-actions" }, buttons)]));
+    }
+    if (slots.hand) slots.hand.append(...tiles);
   }
   for (const [seat, el] of Object.entries(slots.seats || {})) {
-    if (el) fill(el, seatEl(view, ctx, Number(seat)));
+    if (el) el.appendChild(seatEl(view, ctx, Number(seat)));
   }
 }
 
@@ -398,10 +402,8 @@ function scoreboard(match, ctx) {
       h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { class: "empty", colspan: 2 + seats.length }, "No deal yet")),
         h("tr", { class: "totals" }, h("td", {}, "Game points"), h("td", {}, ""),
           seats.map((s) => h("td", { class: match && match.winner === s ? "won" : null }, String(totals[s])))))),
-    h("p", { class: "bingo-sb__note" },
-      `First to ${(match && match.target) || 7} game points wins the match.`,
-      games.some((g) => g.result && g.result.bingo_bonus !== null && g.result.bingo_bonus !== undefined)
-        ? " * includes the bingo bonus." : ""));
+    games.some((g) => g.result && g.result.bingo_bonus !== null && g.result.bingo_bonus !== undefined)
+      ? h("p", { class: "bingo-sb__note" }, "* includes the bingo bonus.") : null);
 }
 
 function results(view, why, ctx) {
@@ -428,10 +430,10 @@ function results(view, why, ctx) {
   if (rv) {
     const tiles = (codes) => h("span", { class: "bingo-reveal__tiles" },
       codes.map((c) => tileEl(c, { size: "xs", trump: b.trump })));
-    reveal = h("details", { class: "bingo-results__reveal", open: true },
+    reveal = h("details", { class: "bingo-results__reveal" },
       h("summary", {}, "The whole deal"),
       h("ul", { class: "bingo-reveal__list" },
-        seats.map((s) => h("li", {}, h("span", { class: "bingo-reveal__who" }, `${ctx.name(s)} was dealt`), tiles(rv.dealt[s]))),
+        seats.map((s) => h("li", {}, h("span", { class: "bingo-reveal__who" }, `${plain(ctx, s)} was dealt`), tiles(rv.dealt[s]))),
         h("li", {}, h("span", { class: "bingo-reveal__who" }, "Stock, in order"), tiles(rv.stock)),
         h("li", {}, h("span", { class: "bingo-reveal__who" }, "Turn-up"), tiles([rv.turn_up]))),
       rv.tricks.length
@@ -470,4 +472,25 @@ function describe(event, ctx) {
   return ctx.say(say);
 }
 
-export default { render, scoreboard, results, describe };
+/** The results panel's heading: who won the deal (the server's `result.winner`). */
+function headline(view, ctx) {
+  const r = view && view.board && view.board.result;
+  const n = view && view.match ? view.match.deal_number : null;
+  if (!r) return ctx.say((view && view.prompt) || "");
+  const deal = n ? `Deal ${n}: ` : "";
+  if (r.winner === null || r.winner === undefined) return `${deal}${ctx.say(r.say)}`;
+  const points = r.game_points ? r.game_points[r.winner] : null;
+  const who = r.winner === ctx.seat ? "you win" : `${plain(ctx, r.winner)} wins`;
+  return `${deal}${who} the deal${points ? `, ${plural(points, "game point")}` : ""}`;
+}
+
+/** The note above the scoreboard, from the table's options. */
+function rule(options, ctx) {
+  const open = options && options.open_tally;
+  const target = (ctx && ctx.match && ctx.match.target) || 7;
+  return `First to ${target} game points wins the match.${open ? " Open tally: everyone sees the points and the stored tricks." : ""}`;
+}
+
+export default {
+  title: "Bingo", render, plate, scoreboard, results, describe, headline, rule,
+};
