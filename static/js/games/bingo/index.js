@@ -322,6 +322,7 @@ function trayParts(view, ctx) {
     dataset: { key: moveKey(action) },
     "aria-disabled": busy ? "true" : null,
     title: actionHint(action),
+    "aria-label": action.type === "declare" ? `Declare your doubles ${(action.tiles || []).join(", ")}` : null,
     onclick: send(action),
   }, actionLabel(action)));
   return { tiles, buttons };
@@ -463,10 +464,11 @@ function results(view, why, ctx) {
 function describe(event, ctx) {
   const say = event && typeof event.say === "string" ? event.say : null;
   if (!say) return null;
-  if (!openTally && event.type === "lead") {
+  const open = ctx && ctx.options && "open_tally" in ctx.options ? Boolean(ctx.options.open_tally) : openTally;
+  if (!open && event.type === "lead") {
     return ctx.say(`Trick ${event.trick} led by {${event.seat}}.`);
   }
-  if (!openTally && event.type === "follow") {
+  if (!open && event.type === "follow") {
     return ctx.say(`Trick ${event.trick} answered by {${event.seat}}, won by {${event.winner}}.`);
   }
   return ctx.say(say);
