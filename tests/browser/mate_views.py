@@ -184,7 +184,8 @@ HARNESS_HTML = """<!doctype html>
     </div>
     <div class="tray" id="tray">
       <div class="pos pos--bottom" id="pos-bottom"></div>
-      <div class="tray__now"><p class="prompt" id="prompt"></p></div>
+      <div class="tray__now"><p class="prompt" id="prompt"></p>
+        <div class="actions" id="actions"></div></div>
       <div class="hand" id="hand" role="group" aria-label="Your hand"></div>
     </div>
   </section>
@@ -229,7 +230,8 @@ for (const s of [0, 1]) {
 }
 document.getElementById("prompt").textContent = ctx.say(sc.view.prompt);
 mate.render(sc.view, ctx, {board: document.getElementById("center"),
-                           hand: document.getElementById("hand"), seats});
+                           hand: document.getElementById("hand"),
+                           actions: document.getElementById("actions"), seats});
 document.getElementById("rule").textContent = sc.match.rule;
 document.getElementById("scoreboard").appendChild(mate.scoreboard(sc.match, ctx));
 if (params.has("results")) {

@@ -6,17 +6,24 @@ the action unchanged, the opponent's face-down card is never told apart from its
 cards, the scoreboard and the results say what the server said, and nothing scrolls
 sideways at 390 px. Screenshots of each moment at 1280x900 and 390x844 go to
 test-artifacts/mate-*.png.
+
+Then the real table (the server and the frame, static/js/table.js): a Mate table with the
+perfect bot, a whole match played by clicking, at both sizes, checked against the states
+the page receives over its WebSocket, with a spectator looking in.
 """
 
 from __future__ import annotations
 
+import json
+import random
 import re
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .browserkit import ROOT, assert_no_horizontal_overflow, shot
+from .browserkit import ROOT, assert_no_horizontal_overflow, click_if_still_there, shot
 from .mate_views import HARNESS_ORIGIN, scenarios, serve_harness
 
 if TYPE_CHECKING:
@@ -151,7 +158,7 @@ def test_a_click_sends_the_legal_action_unchanged(harness: Callable[..., Page],
     assert page.evaluate("window.acted") == [only]
     # While an action is in flight, every move is aria-disabled and a click sends nothing.
     page = harness("decide-leader", extra="&busy")
-    disabled = page.eval_on_selector_all("#hand button.move",
+    disabled = page.eval_on_selector_all("button.move",
                                          "els => els.map(e => e.getAttribute('aria-disabled'))")
     assert disabled and set(disabled) == {"true"}
     page.click("#hand button.move.card--legal >> nth=0", force=True)
@@ -159,7 +166,7 @@ def test_a_click_sends_the_legal_action_unchanged(harness: Callable[..., Page],
     assert page.evaluate("window.acted") == []
     # Waiting for the other seat: no move offered.
     page = harness("answer-waiting")
-    assert not page.locator("#hand button.move").count()
+    assert not page.locator("button.move").count()
 
 
 def test_scoreboard_and_results_say_what_the_server_said(
@@ -209,3 +216,160 @@ def test_scoreboard_and_results_say_what_the_server_said(
                                      "rows => rows.map(r => r.innerText)")
     assert "playing" in rows[1] and "to come" in rows[2] and "to come" in rows[3]
     assert words("QH") not in page.inner_text("#mate-scoreboard")  # short names: Q♥ mate
+
+
+# --- the real table: a whole match against a bot, clicked in the browser ---------------------
+
+#: A move this seat may make now: a legal card, or the Decline button.
+MOVE_NOW = ("#hand button.move.card--legal:not([aria-disabled]), "
+            "#mate-decline:not([aria-disabled])")
+
+#: Every drawn card and where: ``[code, "unplayed:<seat>" | "hand" | "other"]``; and the
+#: log lines and the prompt (the text a person reads).
+SNAPSHOT = """() => ({
+  cards: [...document.querySelectorAll('[data-card]')].map(e => {
+    const row = e.closest('.mate-unplayed__cards');
+    const panel = row && row.closest('.mate-seatpanel');
+    const where = panel ? `unplayed:${panel.dataset.seat}`
+      : e.closest('#hand') ? 'hand' : 'other';
+    return [e.dataset.card, where];
+  }),
+  log: [...document.querySelectorAll('#log li')].map(e => e.innerText),
+  prompt: document.querySelector('#prompt').innerText,
+})"""
+
+
+def mate_table(page: Page, base: str, name: str, bot: str) -> str:
+    """A Mate table with a bot in seat 1, made through POST /api/tables; this page, the
+    host, opens it and sits in seat 0 by itself. Returns the table's link."""
+    page.goto(f"{base}/")
+    created = page.evaluate("""async (body) => {
+        const r = await fetch('/api/tables', {method: 'POST',
+          headers: {'content-type': 'application/json'}, body: JSON.stringify(body)});
+        return await r.json(); }""", {"game": "mate", "bots": [{"seat": 1, "kind": bot}]})
+    page.evaluate("([id, name, token]) => localStorage.setItem(`dingo.table.${id}`,"
+                  " JSON.stringify({name, autosit: true, host_token: token}))",
+                  [created["table_id"], name, created["host_token"]])
+    page.goto(f"{base}{created['url']}")
+    page.wait_for_selector(".seat--me")
+    return f"{base}{created['url']}"
+
+
+def watch_states(page: Page) -> list[dict[str, Any]]:
+    """Every ``state`` message the page receives over its WebSocket, in order."""
+    states: list[dict[str, Any]] = []
+
+    def on_frame(payload: str | bytes) -> None:
+        try:
+            msg = json.loads(payload)
+        except ValueError:
+            return
+        for m in msg if isinstance(msg, list) else [msg]:
+            if isinstance(m, dict) and m.get("type") == "state":
+                states.append(m)
+
+    page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+    return states
+
+
+def current_view(states: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return states[-1].get("game") if states else None
+
+
+def offered(page: Page) -> list[str]:
+    return drawn(page, "#hand button.move.card--legal")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_whole_match_against_a_bot(server: str, open_page: Callable[..., Page],
+                                     size: str) -> None:
+    """Ann plays all four games against a bot by clicking what the page offers; it offers
+    exactly ``view.legal``; the bot's face-down card is never told apart from its unplayed
+    cards, nor named, before its game ends; both sizes without sideways scrolling."""
+    page = open_page(SIZES[size])
+    states = watch_states(page)
+    link = mate_table(page, server, "Ann", "perfect")
+    page.wait_for_selector("#start-btn:not([disabled])")
+    page.click("#start-btn")
+    rng = random.Random(15)
+    snapshots: list[tuple[int, dict[str, Any]]] = []
+    shots: set[str] = set()
+    spectator = None
+    moves = 0
+    deadline = time.monotonic() + 180
+    while not page.locator("#rematch-btn").count():
+        assert time.monotonic() < deadline, "the match did not end in time"
+        if page.locator("#ready-btn:not([disabled])").count():
+            view = current_view(states)
+            if view and f"results-{view['match']['game_number']}" not in shots:
+                shots.add(f"results-{view['match']['game_number']}")
+                if view["match"]["game_number"] == 1:
+                    shot(page, f"mate-table-results-{size}")
+            click_if_still_there(page, "#ready-btn:not([disabled])")
+            continue
+        if not page.locator(MOVE_NOW).count():
+            page.wait_for_timeout(30)
+            continue
+        view = current_view(states)
+        assert view is not None
+        legal_cards = [a["card"] for a in view["legal"] if a["type"] in ("play", "foreplace")]
+        # The page draws the latest state it was sent: what it offers is view.legal.
+        for _ in range(50):
+            if offered(page) == legal_cards:
+                break
+            page.wait_for_timeout(20)
+            view = current_view(states)
+            legal_cards = [a["card"] for a in view["legal"] if a["type"] in ("play", "foreplace")]
+        assert offered(page) == legal_cards
+        assert page.locator("#mate-decline").count() == ({"type": "decline"} in view["legal"])
+        assert drawn(page, "#hand [data-card]") == view["board"]["hand"]
+        snapshots.append((view["match"]["game_number"], page.evaluate(SNAPSHOT)))
+        if moves in (0, 6, 14) or (view["board"]["phase"] == "play" and "play" not in shots):
+            shots.add("play")
+            assert_no_horizontal_overflow(page)
+            shot(page, f"mate-table-{size}-{moves}")
+        if spectator is None and view["board"]["phase"] == "play" and size == "desktop":
+            # Someone watching sees both unplayed sets and no face-down card.
+            spectator = open_page(SIZES[size])
+            spectator.goto(link)
+            spectator.wait_for_selector(".mate-board")
+            assert not spectator.locator("#hand [data-card]").count()
+            assert not spectator.locator(".mate-fd [data-card]").count()
+            assert spectator.locator(".mate-unplayed__cards").count() == 2
+            shot(spectator, "mate-table-spectator")
+        buttons = page.locator(MOVE_NOW)
+        buttons.nth(rng.randrange(buttons.count())).click()
+        moves += 1
+        page.wait_for_selector("#hand:not(.hand--busy)")
+
+    assert_no_horizontal_overflow(page)
+    shot(page, f"mate-table-match-over-{size}")
+    final = current_view(states)
+    assert final is not None and final["match"]["over"]
+    assert len(final["match"]["scores"]) == 4
+    # The scoreboard shows the four games' scores and the totals the server sent.
+    rows = page.eval_on_selector_all(
+        "#mate-scoreboard tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))")
+    for row, scores in zip(rows[:4], final["match"]["scores"], strict=True):
+        assert [int(re.match(r"\d+", cell).group()) for cell in row[1:]] == scores
+    assert rows[4][1:] == [str(t) for t in final["match"]["totals"]]
+    assert page.locator("#results .mate-reveal").count() == 1
+
+    # The bot's face-down card of each game, known once the game was over: before that it
+    # was drawn only among the bot's unplayed cards, and never named.
+    reveals: dict[int, str | None] = {}
+    for state in states:
+        g = state.get("game")
+        if g and g["board"]["phase"] == "over":
+            reveals[g["match"]["game_number"]] = g["board"]["reveal"]["foreplaced"][1]
+    assert sorted(reveals) == [1, 2, 3, 4]
+    for number, snap in snapshots:
+        hidden = reveals[number]
+        if hidden is None:
+            continue
+        places = {where for code, where in snap["cards"] if code == hidden}
+        assert places <= {"unplayed:1"}, (number, hidden, places)
+        started = max(i for i, line in enumerate(snap["log"]) if line.startswith(f"Game {number}:"))
+        text = " ".join(snap["log"][started:]) + " " + snap["prompt"]
+        assert words(hidden) not in text, (number, hidden)
+    assert moves >= 8

@@ -289,7 +289,9 @@ function actionWords(action) {
   return `Play the ${cardWords(action.card)}`;
 }
 
-function renderHand(view, ctx) {
+/** The tray: your hand, its legal cards as buttons; the Decline button goes to `actions`
+ * (beside the prompt) when the frame has that slot, else above the hand. */
+function renderHand(view, ctx, actions) {
   const b = view.board;
   if (!b || !b.hand || ctx.seat === null) return null;
   const mine = ctx.myTurn && view.to_act.includes(ctx.seat);
@@ -301,12 +303,15 @@ function renderHand(view, ctx) {
   const tray = h("div", { class: ["mate-tray", deciding && "mate-tray--deciding", busy && "mate-tray--busy"] });
   if (deciding) {
     const decline = legal.find((a) => a.type === "decline");
+    const button = decline ? h("button", {
+      type: "button", class: "btn btn--primary btn--small move mate-decline", id: "mate-decline",
+      "aria-disabled": busy ? "true" : null, "aria-label": actionWords(decline), title: actionWords(decline),
+      onclick: go(decline),
+    }, "Decline") : null;
+    if (actions && button) actions.appendChild(button);
     tray.appendChild(h("div", { class: "mate-decide" },
-      h("p", { class: "mate-decide__text" }, "Foreplace: pick the card to lay face down, or"),
-      decline ? h("button", {
-        type: "button", class: "btn btn--primary btn--small move mate-decline", id: "mate-decline",
-        "aria-disabled": busy ? "true" : null, "aria-label": actionWords(decline), onclick: go(decline),
-      }, "Decline") : null));
+      h("p", { class: "mate-decide__text" }, actions ? "Pick the card to lay face down, or decline." : "Pick the card to lay face down, or"),
+      actions ? null : button));
   }
   const cards = h("div", { class: ["mate-hand", !mine && "mate-hand--waiting"], style: { "--n": String(Math.max(b.hand.length, 2)) }, role: "group", "aria-label": deciding ? "Your hand: pick a card to foreplace" : "Your hand" });
   for (const code of b.hand) {
@@ -464,16 +469,11 @@ export default {
     for (const el of Object.values(slots.seats || {})) if (el) el.replaceChildren();
     if (!view || !view.board) return;
     if (board) board.appendChild(renderBoard(view, ctx));
-    const tray = renderHand(view, ctx);
+    const tray = renderHand(view, ctx, slots.actions || null);
     if (hand && tray) hand.appendChild(tray);
     for (const [seat, el] of Object.entries(slots.seats || {})) {
       const s = Number(seat);
       if (el && (s === 0 || s === 1)) el.appendChild(seatBits(view, s, ctx));
-    }
-    // Keep the keyboard where it was: the first legal card when it is this seat's turn.
-    if (hand && ctx.myTurn && !ctx.busy && (document.activeElement === document.body || !document.activeElement)) {
-      const first = hand.querySelector("button.move");
-      if (first) first.focus({ preventScroll: true });
     }
   },
 
