@@ -23,6 +23,7 @@ Play = list[tuple[int, JSON]]
 QUEEN_MATE = ("AC 7C AS 7S AH TH KH QH AD 7D", "TC KC QC TS KS QS 7H TD KD QD")
 OVERMATE = ("AC TC QC AS TS AH TH AD TD KD", "KC 7C KS QS 7S KH QH 7H QD 7D")
 MATED_ON_10 = ("AC TC AS KS 7S TH KH AD TD QD", "KC QC 7C TS QS AH QH 7H KD 7D")
+BOTH_FOREPLACE_DRAW = ("AC TC KC AS KS 7S AH KH AD QD", "QC 7C TS QS TH QH 7H TD KD 7D")
 
 
 def _moves(text: str, leaders: str) -> Play:
@@ -53,6 +54,12 @@ OVERMATE_PLAY: Play = [
 MATED_ON_10_PLAY: Play = [
     (0, {"type": "foreplace", "card": "KS"}), (1, DECLINE),
     *_moves("AS-QS AC-QC TC-KC TH-QH QD-7D TD-KD KH-7H 7S-TS AH-AD 7C-", "0 0 0 0 0 0 0 0 1 1")]
+
+
+#: Both foreplace, a draw after nine moves.
+DRAW_PLAY: Play = [
+    (0, {"type": "foreplace", "card": "KC"}), (1, {"type": "foreplace", "card": "TD"}),
+    *_moves("TC-QC QD-7D AD-KD KS-QS AH-TH KH-QH AS-TS AC-7C 7S-7H", "0 0 0 0 0 0 0 0 0")]
 
 
 def _hands(pair: tuple[str, str]) -> list[list[str]]:
@@ -148,6 +155,12 @@ def scenarios() -> dict[str, JSON]:
     for seat, action in MATED_ON_10_PLAY:
         t.apply(seat, action)
     out["mated-on-10"] = _shot(t, 0)
+
+    # Both foreplace and nobody is mated.
+    d = MateMatch(2, {}, [check_deal(_hands(BOTH_FOREPLACE_DRAW), 0)], first_dealer=0)
+    for seat, action in DRAW_PLAY:
+        d.apply(seat, action)
+    out["draw"] = _shot(d, 1)
     return out
 
 

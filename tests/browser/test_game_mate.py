@@ -210,6 +210,14 @@ def test_scoreboard_and_results_say_what_the_server_said(
     assert "your only answer would be the ace of diamonds again" in page.inner_text("#mate-say")
     assert drawn(page, '.mate-reveal__seat[data-seat="0"] .mate-facedown') == ["KS"]
     shot(page, "mate-mated-on-10-results-phone")
+    # A draw: both scored 0, both face-down cards shown.
+    page = harness("draw", extra="&results")
+    assert page.inner_text(".mate-headline") == "Game 1: a draw, nobody was mated"
+    assert page.inner_text("#mate-say") == (
+        "Draw: every card was played out by move 9 without a mate; 0 to 0.")
+    assert drawn(page, ".mate-reveal .mate-facedown") == ["KC", "TD"]
+    assert "draw" in page.inner_text('#mate-scoreboard tr[data-game="1"]')
+    shot(page, "mate-draw-results-desktop")
     # A game in progress and those to come.
     page = harness("game2-start")
     rows = page.eval_on_selector_all("#mate-scoreboard tbody tr",
