@@ -606,7 +606,9 @@ function seatEl(info, ctx) {
 /** The bot kinds the server has ("easy", "normal", ...), as a select, and a button to use the pick. */
 function botPicker(seat, label, onPick) {
   const kinds = S.state.table.bot_kinds || [];
-  const fallback = (kinds.find((k) => k.kind === "heuristic") || kinds[kinds.length - 1] || { kind: "heuristic" }).kind;
+  // The "normal" bot unless the host picks another (Dingo's heuristic bot).
+  const fallback = (kinds.find((k) => k.strength === "normal") || kinds.find((k) => k.kind === "heuristic")
+    || kinds[kinds.length - 1] || { kind: "heuristic" }).kind;
   const chosen = S.botKind[seat] || fallback;
   const select = h("select", {
     class: "bot-kind", "aria-label": `Bot strength for ${(SEAT_LABELS[seat] || `seat ${seat + 1}`).toLowerCase()}`,

@@ -1,0 +1,115 @@
+"""The table frame with games other than Dingo, and the home page's game pick.
+
+The frame (static/js/table.js) loads the table's game module; these check it with the
+two-seat games end to end through the home page: two plates (bottom and top), the moves
+the module offers, a game played to its results panel, and simultaneous decisions (both
+plates glow at once). The home page builds its form from GET /api/games and falls back to
+Dingo's form and body of old when the server has none.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .browserkit import PHONE, assert_no_horizontal_overflow, create_table, shot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Request, Route
+
+#: Any move a game module offers: its legal moves are buttons with class `move`.
+MOVES = ("#hand .move:not([aria-disabled]):not([disabled]), #actions .move:not([disabled]), "
+         "#center .move:not([disabled]):not([aria-disabled])")
+
+
+def play_one_game(page: Page, rng: random.Random, seconds: float = 60.0) -> dict[str, int]:
+    """Click moves until the results panel shows; how often both plates glowed together."""
+    deadline = time.monotonic() + seconds
+    seen = {"moves": 0, "both_turn": 0}
+    while not page.locator("#ready-btn, #rematch-btn").count():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if page.locator(".seat--turn").count() == 2:
+            seen["both_turn"] += 1
+        moves = page.locator(MOVES)
+        if moves.count():
+            moves.nth(rng.randrange(moves.count())).click()
+            seen["moves"] += 1
+            page.wait_for_selector("#hand:not(.hand--busy)")
+        else:
+            page.wait_for_timeout(40)
+    return seen
+
+
+def test_a_two_seat_game_is_played_through_the_frame(server: str,
+                                                      open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    create_table(page, server, "Ann", game="mate", bots=(1,))
+    assert page.locator(".seat").count() == 2
+    assert page.locator("#pos-bottom .seat--me").count() == 1
+    assert page.locator('#pos-top .seat--bot[data-seat="1"]').count() == 1
+    assert not page.locator("#pos-left .seat, #pos-right .seat").count()
+    page.click("#start-btn")
+    page.wait_for_selector("#scoreboard-table, #scoreboard table")
+    seen = play_one_game(page, random.Random(4))
+    assert seen["moves"] > 0
+    assert page.locator("#results").is_visible()
+    assert "Mate table" in page.title()
+    shot(page, "frame-mate-results")
+
+
+def test_simultaneous_decisions_light_both_plates(server: str,
+                                                  open_page: Callable[..., Page]) -> None:
+    page = open_page(PHONE)
+    create_table(page, server, "Ann", game="divide", bots=(1,))
+    page.click("#start-btn")
+    seen = play_one_game(page, random.Random(5))
+    assert seen["both_turn"] > 0, "Divide and Conquer's battles are decided by both at once"
+    assert_no_horizontal_overflow(page)
+    shot(page, "frame-divide-phone")
+
+
+def test_the_home_page_posts_the_game_and_its_options(server: str,
+                                                      open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    bodies: list[dict[str, Any]] = []
+
+    def keep(request: Request) -> None:
+        if request.method == "POST" and request.url.endswith("/api/tables"):
+            bodies.append(json.loads(request.post_data or "{}"))
+
+    page.on("request", keep)
+    create_table(page, server, "Ann", games=3, timer="60", open_discards=True, bots=(2, 3))
+    assert bodies == [{"game": "dingo",
+                       "options": {"games_to_win": 3, "points_to_win": None, "open_discards": True},
+                       "turn_seconds": 60,
+                       "bots": [{"seat": 2, "kind": "heuristic"}, {"seat": 3, "kind": "heuristic"}]}]
+    assert page.locator(".seat").count() == 4
+
+
+def test_without_the_games_list_the_home_page_offers_dingo_as_before(
+        server: str, open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    bodies: list[dict[str, Any]] = []
+
+    def no_games(route: Route) -> None:
+        route.fulfill(status=404, content_type="application/json", body='{"detail": "Not Found"}')
+
+    page.route("**/api/games", no_games)
+    page.on("request", lambda r: bodies.append(json.loads(r.post_data or "{}"))
+            if r.method == "POST" and r.url.endswith("/api/tables") else None)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form[data-ready]")
+    assert page.locator("#game-field").is_hidden()
+    assert page.locator('input[name="bot"]').count() == 4
+    page.fill("#name", "Ann")
+    page.check("#opt-points_to_win-on")
+    page.fill("#opt-points_to_win", "40")
+    page.click("#create-btn")
+    page.wait_for_selector(".seat--me")
+    assert bodies == [{"games_to_win": 5, "points_to_win": 40, "open_discards": False,
+                       "turn_seconds": 30,
+                       "bots": [{"seat": 1, "kind": "heuristic"}, {"seat": 2, "kind": "heuristic"},
+                                {"seat": 3, "kind": "heuristic"}]}]
