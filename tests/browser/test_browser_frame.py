@@ -82,10 +82,10 @@ def test_the_home_page_posts_the_game_and_its_options(server: str,
 
     page.on("request", keep)
     create_table(page, server, "Ann", games=3, timer="60", open_discards=True, bots=(2, 3))
+    bots = [{"seat": 2, "kind": "heuristic"}, {"seat": 3, "kind": "heuristic"}]
     assert bodies == [{"game": "dingo",
                        "options": {"games_to_win": 3, "points_to_win": None, "open_discards": True},
-                       "turn_seconds": 60,
-                       "bots": [{"seat": 2, "kind": "heuristic"}, {"seat": 3, "kind": "heuristic"}]}]
+                       "turn_seconds": 60, "bots": bots}]
     assert page.locator(".seat").count() == 4
 
 
