@@ -1,4 +1,5 @@
-"""Replaying a recorded game step by step, with every hand shown and every score explained.
+"""Replay frames of a recorded Dingo game: step by step, every hand shown, every score
+explained (the replay viewer's data; other games' frames are in ``app.api.game_frames``).
 
 The match is over, so nothing is hidden: each step carries all four hands,
 the whole discard pile, and the private form of its events (which card was
@@ -37,7 +38,8 @@ def replay_game(
     *,
     open_discards: bool = False,
 ) -> dict[str, Any]:
-    """The deal, then one step per recorded action, then the result (see the module doc)."""
+    """The frames of one game: the deal, then one per recorded action, then the result
+    (see the module doc)."""
     labels = seat_labels(names)
     game = Game([[parse_card(c) for c in h] for h in hands], dealer,
                 open_discards=open_discards)

@@ -1,4 +1,13 @@
-"""History of finished matches: search, one match's score table, and a game's replay."""
+"""History of finished matches of every game: search, one match's score table, and a
+game's replay frames.
+
+Dingo's answers keep the shape they had before other games were hosted (its score table
+columns, its richer replay frames from ``app.api.dingo_frames``); every answer also says
+which game it is (``game``, ``game_title``), and every summary the match ``rule`` and the
+``standing`` it was decided on. Other games' matches answer generically: per game its
+``setup``, ``actions``, ``result`` and ``winner``, and replay frames built through the
+registry (``app.api.game_frames``).
+"""
 
 from __future__ import annotations
 
@@ -14,10 +23,13 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.replay import replay_game
+from app import games as registry
+from app.api.dingo_frames import replay_game
+from app.api.game_frames import fill_names, game_frames
 from app.api.tables import MISSING_PAGE
 from app.db import repository
-from app.db.models import MatchRecord
+from app.db.match_record import DINGO, game_title
+from app.db.models import GameRecord, MatchRecord
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 #: The pages for people: a match's score table and a game's replay (404 page if unknown).
@@ -42,13 +54,18 @@ class PlayerPublic(BaseModel):
 
 class MatchSummary(BaseModel):
     id: int
+    game: str  # the registry name: "dingo", "mate", "divide", "bingo"
+    game_title: str  # "Dingo", "Divide and Conquer"
+    seats: int
     table_id: str
     started_at: datetime
     ended_at: datetime
     players: list[PlayerPublic]  # by seat
-    game_wins: list[int]  # per seat
-    totals: list[int]  # cumulative points per seat
-    winner: int  # seat
+    game_wins: list[int] | None  # per seat (None: a game that counts no game wins)
+    totals: list[int] | None  # cumulative points per seat (None: a game without points)
+    winner: int | None  # seat; None: a drawn match
+    rule: str  # what decides the match, in words ("first to win 3 games")
+    standing: list[int]  # per seat, what the match was decided on (games won, or points)
 
 
 class MatchPage(BaseModel):
@@ -74,9 +91,32 @@ class GamePublic(BaseModel):
 
 
 class MatchDetail(MatchSummary):
+    """A Dingo match."""
+
     seed: int
     options: dict[str, Any]
     games: list[GamePublic]
+
+
+class GameResult(BaseModel):
+    """One game of a match of any game other than Dingo: the game's own JSON."""
+
+    number: int
+    setup: dict[str, Any]
+    actions: list[Any]  # [seat, action] in order
+    result: dict[str, Any] | None  # may carry "say": the result in words, seats as {0}, {1}
+    winner: int | None  # None: a draw
+    say: str | None  # result["say"] with the players' names filled in
+    replay_url: str
+
+
+class GenericMatchDetail(MatchSummary):
+    """A match of any game other than Dingo."""
+
+    seed: int
+    options: dict[str, Any]
+    scoreboard: dict[str, Any]  # the game's MatchState.scoreboard() at the end
+    games: list[GameResult]
 
 
 class ScoreChange(BaseModel):
@@ -115,7 +155,11 @@ class ReplayStep(TableAfter):
 
 
 class GameReplay(BaseModel):
+    """A Dingo game's replay frames."""
+
     match_id: int
+    game: str
+    game_title: str
     number: int
     dealer: int
     seed: int | None
@@ -127,6 +171,38 @@ class GameReplay(BaseModel):
     winner_rule: str | None = None
 
 
+class Frame(BaseModel):
+    """One point of a replay of any game: what each seat and a spectator saw then."""
+
+    views: list[dict[str, Any]]  # MatchState.view(seat), per seat
+    spectator: dict[str, Any]  # MatchState.view(None)
+    events: list[dict[str, Any]]  # public forms; "say": seats written {0}, {1}
+    says: list[str]  # the events' "say" sentences with the players' names
+
+
+class Step(Frame):
+    index: int  # 1-based
+    seat: int
+    action: dict[str, Any]
+
+
+class GenericReplay(BaseModel):
+    """A game of any game other than Dingo, rebuilt from the match seed through the registry."""
+
+    match_id: int
+    game: str
+    game_title: str
+    seats: int
+    number: int
+    players: list[PlayerPublic]
+    setup: dict[str, Any]
+    deal: Frame  # as the game was dealt
+    steps: list[Step]
+    result: dict[str, Any] | None
+    winner: int | None
+    say: str | None  # result["say"] with names
+
+
 def _not_found(code: str, message: str) -> HTTPException:
     return HTTPException(status_code=404, detail={"code": code, "message": message})
 
@@ -135,10 +211,20 @@ def _players(match: MatchRecord) -> list[PlayerPublic]:
     return [PlayerPublic(seat=p.seat, name=p.name, bot=p.is_bot) for p in match.players]
 
 
+def _labels(players: list[PlayerPublic]) -> list[str]:
+    """Players' names; where two share a name, the seat (1, 2...) follows it."""
+    names = [p.name for p in players]
+    return [f"{n} {s + 1}" if names.count(n) > 1 else n for s, n in enumerate(names)]
+
+
 def _summary(match: MatchRecord) -> dict[str, Any]:
-    return {"id": match.id, "table_id": match.table_id, "started_at": match.started_at,
+    board = match.scoreboard
+    return {"id": match.id, "game": match.game, "game_title": game_title(match.game),
+            "seats": match.seats, "table_id": match.table_id, "started_at": match.started_at,
             "ended_at": match.ended_at, "players": _players(match),
-            "game_wins": match.game_wins, "totals": match.totals, "winner": match.winner}
+            "game_wins": board.get("game_wins"), "totals": board.get("totals"),
+            "winner": match.winner, "rule": str(board.get("rule", "")),
+            "standing": match.standing}
 
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such match (or game)"}}
@@ -190,6 +276,10 @@ async def list_matches(
         min_length=1, max_length=300, pattern=r"\S",
         description="Keep matches of this table: its code, or a table link (/t/{code}).",
     )] = None,
+    game: Annotated[str | None, Query(
+        min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_]*$",
+        description="Keep matches of this game (its name: dingo, mate, divide, bingo).",
+    )] = None,
     ended_from: Annotated[str | None, Query(
         alias="from", pattern=_DAY, json_schema_extra={"format": "date"},
         description="Keep matches that ended on this day (UTC, YYYY-MM-DD) or later.",
@@ -209,6 +299,7 @@ async def list_matches(
     before = None if last in (None, date.max) else last + timedelta(days=1)
     page = await repository.list_matches(
         session, player=player, table_id=None if table is None else table_code(table),
+        game=game,
         ended_from=None if first is None else _day_start(first),
         ended_before=None if before is None else _day_start(before),
         limit=limit, offset=offset)
@@ -218,33 +309,90 @@ async def list_matches(
                      next_offset=offset + len(page.matches) if more else None)
 
 
+class GameCount(BaseModel):
+    game: str
+    game_title: str
+    matches: int
+
+
+@router.get("/games")
+async def games_played(session: SessionDep) -> list[GameCount]:
+    """The games that have finished matches, by title, with how many (the history's filter)."""
+    counts = await repository.match_counts(session)
+    return sorted((GameCount(game=g, game_title=game_title(g), matches=n)
+                   for g, n in counts.items()), key=lambda c: c.game_title)
+
+
 @router.get("/{match_id}", responses=NOT_FOUND)
-async def get_match(match_id: MatchId, session: SessionDep) -> MatchDetail:
-    """One match: players, every game's scores and winner, and each game's record."""
+async def get_match(match_id: MatchId, session: SessionDep) -> MatchDetail | GenericMatchDetail:
+    """One match: players, every game's result and winner, and each game's record."""
     match = await repository.get_match(session, match_id)
     if match is None:
         raise _not_found("unknown_match", f"no finished match has id {match_id}")
-    games = [GamePublic(number=g.number, dealer=g.dealer, seed=g.seed, hands=g.hands,
-                        actions=g.actions, scores=g.scores, winner=g.winner,
-                        tie_break=g.tie_break,
-                        replay_url=f"/api/matches/{match_id}/games/{g.number}/replay")
+    if match.game != DINGO:
+        labels = _labels(_players(match))
+        generic = [GameResult(number=g.number, setup=g.setup, actions=g.actions,
+                              result=g.result, winner=g.winner, say=_say(g.result, labels),
+                              replay_url=_replay_url(match_id, g.number))
+                   for g in match.games]
+        return GenericMatchDetail(**_summary(match), seed=match.seed, options=match.options,
+                                  scoreboard=match.scoreboard, games=generic)
+    games = [GamePublic(number=g.number, dealer=g.setup["dealer"], seed=g.setup.get("seed"),
+                        hands=g.setup["hands"], actions=g.actions,
+                        scores=(g.result or {})["scores"], winner=g.winner,
+                        tie_break=(g.result or {}).get("tie_break"),
+                        replay_url=_replay_url(match_id, g.number))
              for g in match.games]
     return MatchDetail(**_summary(match), seed=match.seed, options=match.options, games=games)
 
 
+def _replay_url(match_id: int, number: int) -> str:
+    return f"/api/matches/{match_id}/games/{number}/replay"
+
+
+def _say(result: dict[str, Any] | None, labels: list[str]) -> str | None:
+    say = (result or {}).get("say")
+    return fill_names(say, labels) if isinstance(say, str) else None
+
+
 @router.get("/{match_id}/games/{number}/replay", responses=NOT_FOUND)
-async def replay(match_id: MatchId, number: GameNumber, session: SessionDep) -> GameReplay:
-    """A game replayed through the rules engine, step by step, every hand visible."""
+async def replay(match_id: MatchId, number: GameNumber,
+                 session: SessionDep) -> GameReplay | GenericReplay:
+    """A game replayed through its rules, step by step (Dingo: every hand visible; other
+    games: every seat's view and the spectator's at each step)."""
     game = await repository.get_game(session, match_id, number)
     if game is None:
         if await session.get(MatchRecord, match_id) is None:
             raise _not_found("unknown_match", f"no finished match has id {match_id}")
         raise _not_found("unknown_game", f"match {match_id} has no game {number}")
-    players = _players(game.match)
-    replayed = replay_game(game.hands, game.dealer, game.actions, [p.name for p in players],
-                           open_discards=bool(game.match.options.get("open_discards")))
-    return GameReplay(match_id=match_id, number=number, dealer=game.dealer, seed=game.seed,
+    match = game.match
+    players = _players(match)
+    if match.game != DINGO:
+        return await _generic_replay(session, match, game, players)
+    setup = game.setup
+    replayed = replay_game(setup["hands"], setup["dealer"], game.actions,
+                           [p.name for p in players],
+                           open_discards=bool(match.options.get("open_discards")))
+    return GameReplay(match_id=match_id, game=DINGO, game_title=game_title(DINGO),
+                      number=number, dealer=setup["dealer"], seed=setup.get("seed"),
                       players=players, **replayed)
+
+
+async def _generic_replay(session: AsyncSession, match: MatchRecord, game: GameRecord,
+                          players: list[PlayerPublic]) -> GenericReplay:
+    try:
+        spec = registry.get(match.game)
+    except KeyError:
+        raise _not_found("unknown_game", f"match {match.id} is of a game this server no "
+                         f"longer hosts ({match.game})") from None
+    earlier = await repository.game_actions(session, match.id, game.number)
+    labels = _labels(players)
+    frames = game_frames(spec, match.seed, match.options, [*earlier, game.actions],
+                         game.number, labels)
+    return GenericReplay(match_id=match.id, game=match.game, game_title=spec.title,
+                         seats=match.seats, number=game.number, players=players,
+                         setup=game.setup, result=game.result, winner=game.winner,
+                         say=_say(game.result, labels), **frames)
 
 
 @pages.get("/matches/{match_id:int}")

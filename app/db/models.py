@@ -17,6 +17,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -120,26 +121,48 @@ class TableLease(Base):
     epoch: Mapped[int] = mapped_column(BigInteger)
 
 
+#: Seat numbers are checked against the match's own seat count (2 for Mate, 4 for
+#: Dingo...). A CHECK constraint sees only its own row, so ``match_players`` and ``games``
+#: carry a copy of ``seats`` that a composite foreign key to ``matches (id, seats)`` keeps
+#: equal to the match's (see migration 0003).
+def _seat_check(column: str) -> str:
+    return f"{column} >= 0 AND {column} < seats"
+
+
 class MatchRecord(Base):
-    """A finished match: what ``GET /api/matches`` lists."""
+    """A finished match of any game: what ``GET /api/matches`` lists."""
 
     __tablename__ = "matches"
     __table_args__ = (
         # A restored table may report the same match twice; this makes it one row.
         UniqueConstraint("table_id", "seed", "started_at"),
+        # The target of the players' and games' composite foreign keys.
+        UniqueConstraint("id", "seats"),
         Index("ix_matches_newest", "ended_at", "id"),
-        CheckConstraint("winner BETWEEN 0 AND 3", name="winner_seat"),
+        Index("ix_matches_game_newest", "game", "ended_at", "id"),
+        CheckConstraint("seats BETWEEN 2 AND 8", name="seats"),
+        CheckConstraint(_seat_check("winner"), name="winner_seat"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The game's registry name (``app.games``): "dingo", "mate", "divide", "bingo".
+    game: Mapped[str] = mapped_column(String(32))
+    seats: Mapped[int] = mapped_column(SmallInteger)
     table_id: Mapped[str] = mapped_column(String(64))
     seed: Mapped[int] = mapped_column(BigInteger)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    winner: Mapped[int] = mapped_column(SmallInteger)
-    game_wins: Mapped[list[int]] = mapped_column(JSON)
-    totals: Mapped[list[int]] = mapped_column(JSON)
+    #: None for a drawn match (games other than Dingo can end level).
+    winner: Mapped[int | None] = mapped_column(SmallInteger)
+    #: Per seat, what the match is decided on (games won, or points): ``scoreboard["standing"]``.
+    standing: Mapped[list[int]] = mapped_column(JSON)
+    #: The game's ``MatchState.scoreboard()`` at the end (Dingo: ``Match.summary()`` with
+    #: ``rule`` and ``standing``; its ``game_wins`` and ``totals`` are the list's columns).
+    scoreboard: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: ``MatchState.record()`` as the table handed it over (None for matches stored before
+    #: migration 0003: their games rows hold all a replay needs).
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     players: Mapped[list[MatchPlayer]] = relationship(
         back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan",
@@ -154,14 +177,17 @@ class MatchPlayer(Base):
 
     __tablename__ = "match_players"
     __table_args__ = (
+        ForeignKeyConstraint(["match_id", "seats"], ["matches.id", "matches.seats"],
+                             ondelete="CASCADE"),
         Index("ix_match_players_name_key", "name_key", "match_id",
               postgresql_ops={"name_key": "text_pattern_ops"}),
-        CheckConstraint("seat BETWEEN 0 AND 3", name="seat"),
+        CheckConstraint(_seat_check("seat"), name="seat"),
     )
 
-    match_id: Mapped[int] = mapped_column(
-        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    match_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    #: The match's seat count (kept equal by the foreign key), for the seat check.
+    seats: Mapped[int] = mapped_column(SmallInteger)
     name: Mapped[str] = mapped_column(String)
     name_key: Mapped[str] = mapped_column(NameKey)
     is_bot: Mapped[bool] = mapped_column(Boolean)
@@ -170,25 +196,26 @@ class MatchPlayer(Base):
 
 
 class GameRecord(Base):
-    """One game of a finished match, with all it takes to replay it."""
+    """One game (deal) of a finished match, with all it takes to replay it."""
 
     __tablename__ = "games"
     __table_args__ = (
-        CheckConstraint("dealer BETWEEN 0 AND 3", name="dealer_seat"),
-        CheckConstraint("winner BETWEEN 0 AND 3", name="winner_seat"),
+        ForeignKeyConstraint(["match_id", "seats"], ["matches.id", "matches.seats"],
+                             ondelete="CASCADE"),
+        CheckConstraint(_seat_check("winner"), name="winner_seat"),
     )
 
-    match_id: Mapped[int] = mapped_column(
-        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    match_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     number: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
-    dealer: Mapped[int] = mapped_column(SmallInteger)
-    seed: Mapped[int | None] = mapped_column(BigInteger)
-    hands: Mapped[list[list[str]]] = mapped_column(JSON)
-    actions: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    scores: Mapped[list[int]] = mapped_column(JSON)
+    #: The match's seat count (kept equal by the foreign key), for the seat check.
+    seats: Mapped[int] = mapped_column(SmallInteger)
+    #: How the game was dealt, the game's own JSON (Dingo: ``dealer``, ``seed``, ``hands``).
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: The game's actions in order (Dingo: ``Action.to_dict()``; others: ``[seat, action]``).
+    actions: Mapped[list[Any]] = mapped_column(JSON)
+    #: The game's public result, its own JSON (Dingo: ``scores``, ``tie_break``).
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: None for a drawn game.
     winner: Mapped[int | None] = mapped_column(SmallInteger)
-    #: The rabbit that broke a tie ("QD"), "draw", or None when nobody tied.
-    tie_break: Mapped[str | None] = mapped_column(String(8))
 
     match: Mapped[MatchRecord] = relationship(back_populates="games")

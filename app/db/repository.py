@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -35,6 +36,7 @@ async def list_matches(
     *,
     player: str | None = None,
     table_id: str | None = None,
+    game: str | None = None,
     ended_from: datetime | None = None,
     ended_before: datetime | None = None,
     limit: int = 20,
@@ -47,8 +49,9 @@ async def list_matches(
     repeated spaces (``"an"`` finds Ann, ANNA and "Bot Ann", not Joan; ``"ann bea"``
     finds matches with both). A prefix search can use the ``name_key`` index on
     both backends, a substring search could not. LIKE wildcards in the words are
-    matched literally. ``table_id`` must match exactly. ``ended_from`` (included)
-    and ``ended_before`` (excluded) bound when the match ended.
+    matched literally. ``table_id`` and ``game`` (a registry name) must match
+    exactly. ``ended_from`` (included) and ``ended_before`` (excluded) bound when
+    the match ended.
     """
     filters: list[ColumnElement[bool]] = []
     for term in name_terms(player or ""):
@@ -58,6 +61,8 @@ async def list_matches(
                 MatchPlayer.name_key.like("% " + like_prefix(term), escape="\\")))))
     if table_id is not None:
         filters.append(MatchRecord.table_id == table_id)
+    if game is not None:
+        filters.append(MatchRecord.game == game)
     if ended_from is not None:
         filters.append(MatchRecord.ended_at >= ended_from)
     if ended_before is not None:
@@ -87,3 +92,20 @@ async def get_game(session: AsyncSession, match_id: int, number: int) -> GameRec
         select(GameRecord)
         .where(GameRecord.match_id == match_id, GameRecord.number == number)
         .options(selectinload(GameRecord.match).selectinload(MatchRecord.players)))
+
+
+async def game_actions(session: AsyncSession, match_id: int, before: int) -> list[list[Any]]:
+    """The actions of a match's games numbered below ``before``, in order (a replay of a
+    later game plays them through first)."""
+    rows = await session.execute(
+        select(GameRecord.actions)
+        .where(GameRecord.match_id == match_id, GameRecord.number < before)
+        .order_by(GameRecord.number))
+    return [list(r.actions) for r in rows]
+
+
+async def match_counts(session: AsyncSession) -> dict[str, int]:
+    """How many finished matches each game has."""
+    rows = await session.execute(
+        select(MatchRecord.game, func.count()).group_by(MatchRecord.game))
+    return {game: count for game, count in rows}

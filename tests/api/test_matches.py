@@ -116,6 +116,9 @@ async def test_summary_fields(client: httpx.AsyncClient, stored: Stored) -> None
                     for p in record["players"]],
         "game_wins": record["game_wins"], "totals": record["totals"],
         "winner": record["winner"],
+        # Added when other games came: which game, and what decided the match.
+        "game": "dingo", "game_title": "Dingo", "seats": 4,
+        "rule": "first to win 3 games", "standing": record["game_wins"],
     }
 
 

@@ -176,14 +176,17 @@ async def test_finish_match_stores_the_record_and_the_table_lives_on(
     assert count == 1 and last == match_id
     assert match.table_id == "t" and match.seed == 5 and match.winner == record["winner"]
     assert match.ended_at == datetime.fromisoformat(record["ended_at"])
-    assert match.game_wins == record["game_wins"] and match.totals == record["totals"]
+    assert match.game == "dingo" and match.seats == 4
+    assert match.scoreboard["game_wins"] == record["game_wins"]
+    assert match.scoreboard["totals"] == record["totals"]
+    assert match.standing == record["game_wins"]
     assert [(p.seat, p.name, p.name_key, p.is_bot) for p in players] == [
         (0, "Ann", "ann", False), (1, "Bob", "bob", False),
         (2, "Cid", "cid", True), (3, "Dee", "dee", True)]
-    assert [(g.number, g.dealer, g.seed, g.hands, g.actions, g.scores, g.winner, g.tie_break)
-            for g in games] == [
-        (g["number"], g["dealer"], g["seed"], g["hands"], g["actions"], g["scores"],
-         g["winner"], g["tie_break"]) for g in record["games"]]
+    assert [(g.number, g.setup, g.actions, g.result, g.winner) for g in games] == [
+        (g["number"], {"dealer": g["dealer"], "seed": g["seed"], "hands": g["hands"]},
+         g["actions"], {"scores": g["scores"], "tie_break": g["tie_break"]}, g["winner"])
+        for g in record["games"]]
     # Finishing a match does not close the table: a rematch may follow.
     assert [t.table_id for t in await store.unfinished_tables()] == ["t"]
 
@@ -204,3 +207,70 @@ async def test_waiters_are_released_if_the_writer_is_cancelled(store: SqlStore) 
     async with asyncio.timeout(5):
         results = await asyncio.gather(*appends, return_exceptions=True)
     assert all(isinstance(r, StoreClosed) for r in results), results
+
+
+@pytest.mark.parametrize("game", ["mate", "divide", "bingo"])
+async def test_a_match_of_another_game_is_stored_with_its_seat_count(
+    store: SqlStore, reader: AsyncEngine, game: str
+) -> None:
+    from recordkit import game_record
+
+    record = game_record(game, 8, table_id="g")
+    match_id = await store.finish_match(record)
+    assert await store.finish_match(record) == match_id
+    async with reader.connect() as conn:
+        match = (await conn.execute(select(MatchRecord).where(MatchRecord.id == match_id))).one()
+        players = (await conn.execute(select(MatchPlayer.seat, MatchPlayer.seats)
+                                      .order_by(MatchPlayer.seat))).all()
+        games = (await conn.execute(select(GameRecord).order_by(GameRecord.number))).all()
+    assert (match.game, match.seats, match.winner) == (game, 2, record["winner"])
+    assert match.standing == record["standing"] and match.scoreboard == record["scoreboard"]
+    assert match.record == record["record"]
+    assert [tuple(p) for p in players] == [(0, 2), (1, 2)]
+    assert [(g.number, g.setup, g.actions, g.result, g.winner) for g in games] == [
+        (g["number"], g["setup"], g["actions"], g["result"], g["winner"])
+        for g in record["games"]]
+
+
+async def test_the_database_checks_seats_against_the_match_seat_count(
+    store: SqlStore, db_url: str
+) -> None:
+    """Seat 2 of a two-seat match, or a row claiming another seat count than its match's,
+    is refused by the database itself (the CHECKs and composite foreign keys of 0003)."""
+    from recordkit import game_record
+
+    from app.db.session import create_engine
+
+    match_id = await store.finish_match(game_record("mate", 9))
+    dingo_id = await store.finish_match(play_match_record(9))
+    bad: list[tuple[Any, dict[str, Any]]] = [
+        (MatchPlayer, {"match_id": match_id, "seat": 2, "seats": 2, "name": "X",
+                       "name_key": "x", "is_bot": False}),
+        (MatchPlayer, {"match_id": match_id, "seat": 3, "seats": 4, "name": "X",
+                       "name_key": "x", "is_bot": False}),
+        (GameRecord, {"match_id": match_id, "number": 99, "seats": 2, "setup": {},
+                      "actions": [], "result": None, "winner": 2}),
+        (GameRecord, {"match_id": dingo_id, "number": 99, "seats": 2, "setup": {},
+                      "actions": [], "result": None, "winner": 1}),
+        (MatchRecord, {"game": "mate", "seats": 2, "table_id": "x", "seed": 1, "options": {},
+                       "started_at": NOW, "ended_at": NOW, "winner": 2, "standing": [0, 0],
+                       "scoreboard": {}}),
+        (MatchRecord, {"game": "mate", "seats": 1, "table_id": "y", "seed": 1, "options": {},
+                       "started_at": NOW, "ended_at": NOW, "winner": None, "standing": [0],
+                       "scoreboard": {}}),
+    ]
+    writer = create_engine(db_url)  # the app's: foreign keys enforced on SQLite too
+    try:
+        for model, row in bad:
+            with pytest.raises(IntegrityError):
+                async with writer.begin() as conn:
+                    await conn.execute(model.__table__.insert().values(**row))
+    finally:
+        await writer.dispose()
+    async with store.engine.begin() as conn:  # rows within the seat count are fine
+        await conn.execute(MatchRecord.__table__.insert().values(
+            game="mate", seats=2, table_id="x", seed=1, options={}, started_at=NOW,
+            ended_at=NOW, winner=None, standing=[0, 0], scoreboard={}))
+        await conn.execute(GameRecord.__table__.insert().values(
+            match_id=dingo_id, number=99, seats=4, setup={}, actions=[], result=None,
+            winner=3))

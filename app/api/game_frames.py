@@ -1,0 +1,70 @@
+"""Replay frames of a recorded game of any registered game (Dingo has its own, richer
+ones in ``app.api.dingo_frames``).
+
+Every deal comes from the match seed, so a match is rebuilt exactly from
+``spec.new_match(seed, options)`` and its stored ``[seat, action]`` lists:
+the games before the one asked for are played through (``start_next_game``
+between them), then each action of that game is one frame. A frame holds what
+each seat saw then (``match.view(seat)``), what a spectator saw
+(``match.view(None)``), and the public forms of the events the action caused
+(a form may carry a ``say`` sentence with seats written ``{0}``, ``{1}``...),
+with those sentences also filled in with the players' names (``says``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from app.games.contract import JSON, Event, GameSpec, MatchState
+
+_SEAT = re.compile(r"\{(\d+)\}")
+
+
+def fill_names(text: str, labels: Sequence[str]) -> str:
+    """``text`` with ``{0}``, ``{1}``... replaced by the seats' labels (others left alone)."""
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(1))
+        return labels[seat] if seat < len(labels) else found.group(0)
+    return _SEAT.sub(name, text)
+
+
+def _frame(match: MatchState, seats: int, events: Sequence[Event],
+           labels: Sequence[str]) -> JSON:
+    public = [e.public for e in events]
+    return {
+        "views": [match.view(s) for s in range(seats)],
+        "spectator": match.view(None),
+        "events": public,
+        "says": [fill_names(str(e["say"]), labels) for e in public if e.get("say")],
+    }
+
+
+def _opening(match: MatchState) -> list[Event]:
+    opening = getattr(match, "opening_events", None)
+    return list(opening()) if callable(opening) else []
+
+
+def game_frames(spec: GameSpec, seed: int, options: dict[str, Any],
+                games: Sequence[Sequence[Sequence[Any]]], number: int,
+                labels: Sequence[str]) -> JSON:
+    """Game ``number`` (1-based) of the match ``seed + options + games`` (each game's
+    ``[seat, action]`` list) as ``{"deal": frame, "steps": [frame + index, seat, action]}``.
+
+    The stored record was replayed when it was stored, so an action refused now means
+    the game's rules changed since: ``GameError`` is raised as it is.
+    """
+    match = spec.new_match(seed, options)
+    events = _opening(match)
+    for actions in games[:number - 1]:
+        for seat, action in actions:
+            match.apply(seat, action)
+        events = match.start_next_game()
+    deal = _frame(match, spec.seats, events, labels)
+    steps = []
+    for index, (seat, action) in enumerate(games[number - 1], start=1):
+        happened = match.apply(seat, action)
+        steps.append({"index": index, "seat": seat, "action": action,
+                      **_frame(match, spec.seats, happened, labels)})
+    return {"deal": deal, "steps": steps}
