@@ -134,11 +134,14 @@ function drawOptions(game) {
         o.description ? h("span", { class: "field__hint" }, o.description) : null));
     }
   }
+  // A choice's words say what each choice means (Divide and Conquer's decks): under the columns.
+  const hints = game.options.filter((o) => o.kind === "choice" && o.description)
+    .map((o) => h("p", { class: "field__hint choice-hint" }, h("b", {}, `${o.title}: `), o.description));
   grid.appendChild(h("div", { class: "field" },
     h("label", { for: "timer" }, "Turn timer"),
     h("select", { id: "timer", name: "turn_seconds" },
       TIMER_CHOICES.map(([v, text]) => h("option", { value: String(v), selected: v === DEFAULT_TIMER }, text)))));
-  fill($("#game-options"), grid, rows);
+  fill($("#game-options"), grid, hints, rows);
 }
 
 /** The options as the server wants them, or {error, focus} for the first one out of bounds. */
