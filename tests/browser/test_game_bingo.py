@@ -264,6 +264,11 @@ def test_bingo_module_draws_real_views(harness: Callable[..., Page],
                 shot(page, f"bingo-{name}-{size}")
             if b["result"]:
                 shot(page, f"bingo-{name}-results-{size}")
+                if name == "played-out":  # the whole deal, opened
+                    page.click("#results .bingo-results__reveal summary")
+                    dealt = set(tiles_on(page, "#results .bingo-reveal__list"))
+                    assert dealt == {f"{x}-{y}" for x in range(7) for y in range(x, 7)}
+                    shot(page, f"bingo-{name}-results-open-{size}")
                 show(page, s, results=False)
                 assert_no_horizontal_overflow(page)
                 shot(page, f"bingo-{name}-board-{size}")
@@ -405,7 +410,7 @@ def _pick(page: Page, rng: random.Random) -> bool:
     if choice is None:
         return False
     choice.click()
-    page.wait_for_selector("#hand:not(.hand--busy)")
+    page.wait_for_selector("#hand:not(.hand--busy)", state="attached")
     return True
 
 
@@ -423,16 +428,19 @@ def _log_by_deal(lines: list[str]) -> dict[int, set[str]]:
     return out
 
 
-def _secrets(record: dict[str, Any], seat: int) -> dict[int, set[str]]:
+def _secrets(record: dict[str, Any], seat: int | None) -> dict[int, set[str]]:
     """Per deal (1, 2, ...), the tiles ``seat`` never legitimately saw before its reveal:
-    the other hand's tiles never played nor declared, and the stock it never drew."""
+    the other hand's tiles never played nor declared, and the stock it never drew (for a
+    spectator, ``None``: every tile never played nor declared, the turn-up aside)."""
     from app.games.bingo.state import BingoMatch
     from app.games.bingo.tiles import CODES
 
     match = BingoMatch.from_record(record)
     out: dict[int, set[str]] = {}
     for number, deal in enumerate(match.deals, 1):
-        known = deal.setup.hands[seat] | 1 << deal.setup.turn_up
+        known = 1 << deal.setup.turn_up
+        if seat is not None:
+            known |= deal.setup.hands[seat]
         for tile, who in zip(deal.order, deal.drawer, strict=False):
             if who == seat:
                 known |= 1 << tile
@@ -440,7 +448,9 @@ def _secrets(record: dict[str, Any], seat: int) -> dict[int, set[str]]:
             known |= 1 << trick.lead
             if trick.follow is not None:
                 known |= 1 << trick.follow
-        known |= deal.declared_mask[1 - seat]
+        for other in (0, 1):
+            if other != seat:
+                known |= deal.declared_mask[other]
         out[number] = {CODES[t] for t in range(28) if not known >> t & 1}
     return out
 
@@ -462,6 +472,11 @@ def test_a_whole_bingo_match_by_clicking(open_page: Callable[..., Page], server:
     table_id = _open_bingo_table(page, server, "Ann")
     seat = int(page.get_attribute(".seat--me", "data-seat") or 0)
     shot(page, "bingo-live-start-desktop")
+    # Someone watching the table from another browser, all match long.
+    watcher = open_page(DESKTOP)
+    watcher.goto(f"{server}/t/{table_id}")
+    watcher.wait_for_selector(".bingo-board")
+    watched: dict[int, set[str]] = {}
     seen: dict[int, set[str]] = {}
     logs: list[str] = []
     moves = 0
@@ -473,6 +488,9 @@ def test_a_whole_bingo_match_by_clicking(open_page: Callable[..., Page], server:
         if not look["over"] and look["deal"]:
             seen.setdefault(look["deal"], set()).update(look["codes"])
         logs = look["log"] if len(look["log"]) >= len(logs) else logs + look["log"]
+        other = watcher.evaluate(LOOK)
+        if not other["over"] and other["deal"]:
+            watched.setdefault(other["deal"], set()).update(other["codes"])
         if page.locator("#ready-btn:not([disabled])").count():
             with contextlib.suppress(Exception):
                 page.click("#ready-btn:not([disabled])", timeout=2_000)
@@ -502,6 +520,16 @@ def test_a_whole_bingo_match_by_clicking(open_page: Callable[..., Page], server:
     for number, codes in _log_by_deal(logs).items():
         leaked = codes & secrets.get(number, set())
         assert not leaked, f"deal {number}: the log named {sorted(leaked)}"
+    hidden = _secrets(record, None)
+    assert watched, "the watcher saw no deal"
+    for number, codes in watched.items():
+        leaked = codes & hidden[number]
+        assert not leaked, f"deal {number}: {sorted(leaked)} shown to a spectator"
+    for number, codes in _log_by_deal(watcher.evaluate(LOOK)["log"]).items():
+        leaked = codes & hidden.get(number, set())
+        assert not leaked, f"deal {number}: the spectator's log named {sorted(leaked)}"
+    assert not watcher.locator("#hand [data-tile], #actions .move").count()
+    shot(watcher, "bingo-live-spectator-desktop")
     # The scoreboard ends on the server's totals.
     totals = page.eval_on_selector_all(
         "#scoreboard-table tr.totals td", "els => els.slice(2).map(e => Number(e.textContent))")

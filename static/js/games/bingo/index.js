@@ -427,12 +427,13 @@ function results(view, why, ctx) {
       row("Points", seats.map((s) => h("b", {}, String(r.points[s])))),
       row("Game points", seats.map((s) => h("b", {}, String(r.game_points[s]))), "bingo-results__gp")));
   const rv = b.reveal;
-  let reveal = null;
+  let reveal = declarationsEl(b, ctx, { inResults: true });
   if (rv) {
     const tiles = (codes) => h("span", { class: "bingo-reveal__tiles" },
       codes.map((c) => tileEl(c, { size: "xs", trump: b.trump })));
     reveal = h("details", { class: "bingo-results__reveal" },
       h("summary", {}, "The whole deal"),
+      declarationsEl(b, ctx, { inResults: true }),
       h("ul", { class: "bingo-reveal__list" },
         seats.map((s) => h("li", {}, h("span", { class: "bingo-reveal__who" }, `${plain(ctx, s)} was dealt`), tiles(rv.dealt[s]))),
         h("li", {}, h("span", { class: "bingo-reveal__who" }, "Stock, in order"), tiles(rv.stock)),
@@ -452,7 +453,6 @@ function results(view, why, ctx) {
     table,
     r.bingo_bonus !== null && r.bingo_bonus !== undefined
       ? h("p", { class: "bingo-results__bonus" }, `Bingo bonus: ${ctx.name(r.bingo_bonus)}`) : null,
-    declarationsEl(b, ctx, { inResults: true }),
     reveal);
 }
 
