@@ -345,8 +345,20 @@ def test_a_whole_match_against_a_bot(server: str, open_page: Callable[..., Page]
             assert not spectator.locator(".mate-fd [data-card]").count()
             assert spectator.locator(".mate-unplayed__cards").count() == 2
             shot(spectator, "mate-table-spectator")
-        buttons = page.locator(MOVE_NOW)
-        buttons.nth(rng.randrange(buttons.count())).click()
+        if moves == 0:
+            # The first move by keyboard: the frame gives the first legal card the focus;
+            # an arrow key moves along the hand, Enter plays.
+            focused = "document.activeElement.classList.contains('card--legal')"
+            page.wait_for_function(focused)
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate(focused)
+            chosen = page.evaluate("document.activeElement.dataset.card")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                f"!document.querySelector('#hand [data-card=\"{chosen}\"]')")
+        else:
+            buttons = page.locator(MOVE_NOW)
+            buttons.nth(rng.randrange(buttons.count())).click()
         moves += 1
         page.wait_for_selector("#hand:not(.hand--busy)")
 
