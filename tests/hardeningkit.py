@@ -369,3 +369,20 @@ def playout_entries(spec: GameSpec, rules: JSON, seed: int) -> list[dict[str, An
             entries.append({"kind": "action", "seat": seat, "action": wire(action)})
         entries[-1]["seq"] = len(entries)
     return entries
+
+
+async def next_actor(players: list[Player], rng: random.Random) -> Player:
+    """A seat that may act now, every player caught up (between games everyone is ready;
+    after the match everyone asks for a rematch)."""
+    for _ in range(20):
+        version = max(p.state["v"] for p in players)
+        for p in players:
+            await p.until(lambda s, x=version: s["v"] >= x)
+        state = players[0].state
+        if state["to_act"]:
+            return players[rng.choice(state["to_act"])]
+        kind = "rematch" if state["table"]["status"] == "match_over" else "ready"
+        for p in players:
+            await p.intent({"type": kind})
+        await players[0].until(lambda s: bool(s["to_act"]))
+    raise AssertionError("nobody may act")

@@ -1,4 +1,9 @@
-"""Duplicate and stale intents over real WebSockets: applied once, answered alike, resync works."""
+"""Duplicate and stale intents over real WebSockets: applied once, answered alike, resync works.
+
+The in-process tests run at a table of every registered game (Dingo's four seats, the
+others' two; a simultaneous decision's seats both may act); the kill -9 retry is Dingo's
+here, and every other game's in test_crash.py.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from typing import Any
 
 import orjson
 import pytest
+from hardeningkit import GAMES, next_actor, started
 from serverkit import catch_up, dingo_serve, drain, join, seated_table
 from tablekit import Live, Player, live_server
 
@@ -35,17 +41,25 @@ async def answers(player: Player, intent_id: str, count: int) -> list[dict[str, 
     return got
 
 
+async def start(live: Live, name: str) -> tuple[str, list[Player], list[str]]:
+    """A started table of ``name``, a person in every seat (Dingo: one game to win)."""
+    if name == "dingo":
+        return await live.started(games_to_win=1)
+    return await started(live.base, name, live.players)
+
+
 def legal_wire(player: Player, rng: random.Random) -> dict[str, Any]:
     choice = rng.choice(player.state["game"]["legal"])
     return {k: v for k, v in choice.items() if k != "seat"}
 
 
-async def test_the_same_intent_sent_2_to_10_times_is_applied_once(live: Live) -> None:
-    table_id, players, _ = await live.started(games_to_win=1)
+@pytest.mark.parametrize("name", GAMES)
+async def test_the_same_intent_sent_2_to_10_times_is_applied_once(live: Live, name: str) -> None:
+    table_id, players, _ = await start(live, name)
     rng = random.Random(4)
     for repeats in range(2, 11):
+        actor = await next_actor(players, rng)
         v0 = players[0].state["v"]
-        actor = players[players[0].state["game"]["to_act"]]
         before = actions_logged(live, table_id)
         intent = {**legal_wire(actor, rng), "id": f"dup{repeats}", "v": v0}
         raw = orjson.dumps(intent).decode()
@@ -62,13 +76,15 @@ async def test_the_same_intent_sent_2_to_10_times_is_applied_once(live: Live) ->
         assert all(p.state["v"] == v0 + 1 for p in players)
 
 
-async def test_the_same_intent_from_two_sockets_of_one_seat_is_applied_once(live: Live) -> None:
-    table_id, players, tokens = await live.started(games_to_win=1)
+@pytest.mark.parametrize("name", GAMES)
+async def test_the_same_intent_from_two_sockets_of_one_seat_is_applied_once(
+        live: Live, name: str) -> None:
+    table_id, players, tokens = await start(live, name)
     rng = random.Random(8)
     for round_ in range(4):
+        first = await next_actor(players, rng)
+        seat = players.index(first)
         v0 = players[0].state["v"]
-        seat = players[0].state["game"]["to_act"]
-        first = players[seat]
         before = actions_logged(live, table_id)
         intent = {**legal_wire(first, rng), "id": f"tab{round_}", "v": v0}
         # A second tab says hello with the same token while the first sends the intent.
@@ -90,13 +106,13 @@ async def test_the_same_intent_from_two_sockets_of_one_seat_is_applied_once(live
         assert all(s["connected"] for p in players for s in p.state["seats"])
 
 
-async def test_a_stale_intent_is_refused_and_the_client_resyncs(live: Live) -> None:
-    table_id, players, _ = await live.started(games_to_win=1)
+@pytest.mark.parametrize("name", GAMES)
+async def test_a_stale_intent_is_refused_and_the_client_resyncs(live: Live, name: str) -> None:
+    table_id, players, _ = await start(live, name)
     rng = random.Random(3)
-    v = (await players[players[0].state["game"]["to_act"]].play_random(rng))["v"]
-    for p in players:
-        await p.until(lambda s, x=v: s["v"] >= x)
-    actor = players[players[0].state["game"]["to_act"]]
+    v = (await (await next_actor(players, rng)).play_random(rng))["v"]
+    actor = await next_actor(players, rng)
+    v = players[0].state["v"]
     before = actions_logged(live, table_id)
     for old in (v - 1, v - 5, 0, v + 1, 10**9):
         answer = await actor.intent({**legal_wire(actor, rng), "v": old})
