@@ -84,12 +84,13 @@ const label = (text, extra = {}) => h("span", { class: "mate-label", ...extra },
 
 // ---- the board -------------------------------------------------------------------------
 
-/** What a seat has done about foreplacing, in words, and its face-down card if known. */
 /** Where a seat is in the foreplace decision: "deciding…" (its turn) or "decides next". */
 function deciding(view, seat) {
   return view.to_act.includes(seat) ? "deciding\u2026" : "decides next";
 }
 
+/** What a seat has done about foreplacing, in words, and its face-down card if this
+ * browser may see it (its own, or anyone's once the game is over). */
 function faceDownTile(view, seat, ctx) {
   const b = view.board;
   const over = b.phase === "over";
@@ -264,7 +265,10 @@ function renderBoard(view, ctx) {
   const m = view.match;
   const order = screenOrder(ctx);
   const [top, bottom] = order;
-  const swapped = m.game_number % 2 === 0;
+  // Whether this game replays the last one's deal with the hands exchanged: the
+  // scoreboard's `swapped` when the frame passes it (ctx.match), else the match's shape.
+  const row = ctx.match && ctx.match.games ? ctx.match.games[m.game_number - 1] : null;
+  const swapped = row && typeof row.swapped === "boolean" ? row.swapped : m.game_number % 2 === 0;
   const info = h("div", { class: "mate-info" },
     h("span", { class: "mate-info__game" }, `Game ${m.game_number} of ${m.games}`),
     h("span", {}, swapped ? `game ${m.game_number - 1}'s hands, exchanged` : `${nameIn(ctx, m.dealer)} dealt`),
@@ -354,7 +358,7 @@ function seatBits(view, seat, ctx) {
 
 // ---- the scoreboard and the results --------------------------------------------------------
 
-function howWords(result, ctx) {
+function howWords(result) {
   if (!result) return "";
   if (result.mated === null || result.mated === undefined) return "draw";
   // cardName's text is "10♣": short enough for the scoreboard
@@ -385,7 +389,7 @@ function scoreboardEl(match, ctx) {
       const mater = r && r.mater === s;
       return h("td", { class: ["num", mater && "mate-sb__mater"] },
         h("b", {}, String(g.scores[s])),
-        mater ? h("span", { class: "mate-sb__how" }, howWords(r, ctx)) : null,
+        mater ? h("span", { class: "mate-sb__how" }, howWords(r)) : null,
         r && r.mated === null && s === 0 ? h("span", { class: "mate-sb__how" }, "draw") : null);
     });
     rows.push(h("tr", { title: r ? sayFor(ctx, r.say) : null, dataset: { game: String(i + 1) } }, head, cells));
