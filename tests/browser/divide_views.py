@@ -48,8 +48,9 @@ def shot(match: DivideMatch, seat: int | None, *, busy: bool = False) -> JSON:
             "status": status(match), "busy": busy}
 
 
-def commit(match: DivideMatch, seat: int, card: str) -> None:
-    match.apply(seat, {"type": "commit", "card": card})
+def commit(match: DivideMatch, seat: int, card: str) -> list[JSON]:
+    """Commit ``card`` for ``seat``; the events, in ``seat``'s form."""
+    return [e.for_seat(seat) for e in match.apply(seat, {"type": "commit", "card": card})]
 
 
 def scenarios() -> dict[str, JSON]:
@@ -82,8 +83,9 @@ def scenarios() -> dict[str, JSON]:
 
     # Seat 0 commits too: the battle is revealed at once.
     mine = m.legal(0)[0]["card"]
-    commit(m, 0, mine)
+    events = commit(m, 0, mine)
     out["revealed"] = shot(m, 0)
+    out["revealed"]["events"] = events
 
     # Battle 4: seat 0 has committed, seat 1 is choosing.
     commit(m, 0, m.legal(0)[0]["card"])

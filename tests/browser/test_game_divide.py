@@ -9,7 +9,10 @@ the page. Screenshots go to test-artifacts/divide-*.png.
 
 from __future__ import annotations
 
+import contextlib
 import mimetypes
+import random
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +40,7 @@ HARNESS = """<!doctype html>
 <body class="table-page">
 <main class="table-layout">
   <section class="play-area">
-    <div class="felt" id="felt">
+    <div class="felt felt--two" id="felt">
       <div class="pos pos--top" id="pos-top"></div>
       <div class="pos pos--left"></div><div class="pos pos--right"></div>
       <div class="center" id="center"></div>
@@ -45,7 +48,8 @@ HARNESS = """<!doctype html>
     </div>
     <div class="tray" id="tray">
       <div class="pos pos--bottom" id="pos-bottom"></div>
-      <div class="tray__now"><p class="prompt" id="prompt"></p></div>
+      <div class="tray__now"><p class="prompt" id="prompt"></p><div class="actions" id="actions">
+      </div></div>
       <div class="hand" id="hand"></div>
     </div>
   </section>
@@ -59,41 +63,60 @@ import game from "/static/js/games/divide/index.js";
 import { h, fill } from "/static/js/dom.js";
 const NAMES = ["Ann", "Ada \\u00b7 bot"];
 window.acts = [];
-window.show = (sc, { busy = false, results = true } = {}) => {
+window.flashes = [];
+window.show = (sc, { busy = false, results = true, events = [] } = {}) => {
   const seat = sc.seat;
   const name = (s) => (s === seat ? "You" : NAMES[s]);
+  const say = (t) => t.replace(/\\{(\\d)\\}/g, (_, s) => NAMES[Number(s)]);
   const ctx = {
-    seat, seats: 2, name, busy,
-    say: (t) => t.replace(/\\{(\\d)\\}/g, (_, s) => name(Number(s))),
+    seat, seats: 2, name, plainName: (s) => NAMES[s], say, busy,
     act: (a) => window.acts.push(a),
-    myTurn: seat !== null && sc.view.to_act.includes(seat),
+    myTurn: seat !== null && sc.view.to_act.includes(seat) && sc.view.legal.length > 0,
     status: sc.status,
     position: (s) => (s === (seat === null ? 0 : seat) ? "bottom" : "top"),
+    view: sc.view, match: sc.match, options: sc.view.options,
+    flash: (text, opts) => window.flashes.push([text, opts]),
   };
-  const plates = {};
+  // the frame's seat plates, with the module's plate() parts
+  const over = sc.status !== "playing";
+  const slots = {};
   for (const s of [0, 1]) {
-    const where = ctx.position(s);
-    plates[s] = h("div", { class: "seat__meta" });
-    fill(document.getElementById(`pos-${where}`),
-      h("div", { class: ["seat", sc.view.to_act.includes(s) && "seat--turn",
-                         s === seat && "seat--me"] },
+    const plate = game.plate(s, sc.view, ctx) || {};
+    const turn = sc.view.to_act.includes(s) && !over;
+    slots[s] = h("div", { class: "seat__game" });
+    fill(document.getElementById(`pos-${ctx.position(s)}`),
+      h("div", { class: ["seat", "seat--human", turn && "seat--turn", s === seat && "seat--me"],
+                 dataset: { seat: String(s) } },
         h("div", { class: "seat__head" }, h("span", { class: `avatar avatar--${s}` }, NAMES[s][0]),
-          h("span", { class: "seat__name" }, name(s))), plates[s]));
+          h("span", { class: "seat__name" }, NAMES[s]),
+          plate.score ? h("span", { class: "seat__points", title: plate.score.title },
+                          plate.score.text) : null),
+        h("div", { class: "seat__meta" },
+          s === seat ? h("span", { class: "badge badge--you" }, "You") : null,
+          (plate.badges || []).map((b) => h("span", { class: ["badge", `badge--${b.kind}`],
+                                                       title: b.title }, b.text)),
+          turn ? h("span", { class: "timer" }, s === seat ? "your turn" : plate.turn) : null),
+        slots[s]));
   }
   const center = document.getElementById("center");
-  const board = h("div", { class: "board-slot" });
-  fill(center, board);
+  fill(center);
   const prompt = document.getElementById("prompt");
-  prompt.textContent = ctx.say(sc.view.prompt);
+  prompt.textContent = say(sc.view.prompt);
   prompt.className = ctx.myTurn ? "prompt prompt--act" : "prompt";
-  game.render(sc.view, ctx, { board, hand: document.getElementById("hand"), seats: plates });
+  const hand = document.getElementById("hand");
+  fill(hand);
+  hand.className = ["hand", !ctx.myTurn && "hand--waiting", busy && "hand--busy"]
+    .filter(Boolean).join(" ");
+  game.render(sc.view, ctx, { board: center, hand, actions: document.getElementById("actions"),
+                              below: h("div"), seats: slots, side: h("div") });
+  if (events.length) game.onEvents(events, ctx);
   document.getElementById("rule").textContent = sc.match.rule;
   fill(document.getElementById("scoreboard"), game.scoreboard(sc.match, ctx));
   const overlay = document.getElementById("overlay");
-  const body = sc.view.board.over && results ? game.results(sc.view, null, ctx) : null;
+  const body = over && results ? game.results(sc.view, null, ctx) : null;
   overlay.hidden = !body;
   fill(overlay, body ? h("div", { class: "center-panel", id: "results" },
-    h("h2", {}, `Game ${sc.view.match.game_number} is over`), body) : null);
+    h("h2", { id: "headline" }, game.headline(sc.view, ctx)), body) : null);
 };
 window.ready = true;
 </script>
@@ -196,8 +219,9 @@ def test_the_other_sides_face_down_card_changes_nothing(harness: Callable[..., P
     marks = {c.replace(" dc-card--valued", "").replace(" card--red", "") for c in classes}
     assert len(marks) == 1, classes
     # Their plate says their card is down; it names no card.
-    plate = page.inner_text('.dc-plate[data-seat="1"]')
-    assert "card down" in plate
+    plate = page.inner_text('.seat[data-seat="1"]')
+    assert "card down" in plate and "choosing" not in plate
+    assert "your turn" in page.inner_text('.seat[data-seat="0"]')
     # The owner sees its own card face up in its slot.
     owner = views["they_committed_owner"]
     draw(page, owner)
@@ -251,6 +275,19 @@ def test_commits_offered_and_sent(harness: Callable[..., Page], views: dict[str,
     assert page.locator(".dc-hand").count() == 2
 
 
+def test_a_revealed_battle_is_flashed(harness: Callable[..., Page], views: dict[str, Any]) -> None:
+    """The second commit's events: the battle fought goes to the frame's strip, with the
+    server's reason, good news or bad for this seat."""
+    page = harness(DESKTOP)
+    scenario = views["revealed"]
+    battle = next(e for e in scenario["events"] if e["type"] == "battle")
+    draw(page, scenario, events=scenario["events"])
+    [[text, opts]] = page.evaluate("window.flashes")
+    assert text.startswith(f"Battle {battle['number']}: ") and battle["why"] in text
+    assert opts["tone"] == ("good" if battle["winner"] == 0 else "bad")
+    assert text.endswith("you win." if battle["winner"] == 0 else "Ada · bot wins.")
+
+
 def test_battles_swap_and_wins(harness: Callable[..., Page], views: dict[str, Any]) -> None:
     """The track shows every battle fought with both cards and the server's winner and why,
     the change of hands, the battle being fought, and the battles won per seat."""
@@ -295,15 +332,15 @@ def test_results_and_scoreboard(harness: Callable[..., Page], views: dict[str, A
         page.wait_for_selector("#dc-results")
         rows = page.locator("#dc-results tbody tr[data-number]")
         assert rows.count() == 10
-        assert "The hands changed" in page.inner_text("#dc-results")
-        line = page.inner_text(".dc-results__line")
+        assert "the hands changed" in page.text_content('#dc-results [data-half="2"] caption')
+        line = page.inner_text("#headline")
         w = board["result"]["wins"]
         winner = board["result"]["winner"]
         if winner is None:
-            assert line == f"A draw: {w[0]} battles each."
+            assert line == f"Game 1: a draw, {w[0]} battles each"
         else:
             who = "You win" if winner == 0 else "Ada · bot wins"
-            assert line == f"{who} the game, {w[winner]} battles to {w[1 - winner]}."
+            assert line == f"Game 1: {who}, {w[winner]} battles to {w[1 - winner]}"
         for i, battle in enumerate(board["battles"]):
             assert battle["why"] in rows.nth(i).inner_text()
         assert_no_horizontal_overflow(page)
@@ -323,3 +360,181 @@ def test_results_and_scoreboard(harness: Callable[..., Page], views: dict[str, A
             ".dc-scoreboard__foot")
         shot(page, f"divide-{label}-match-over")
 
+
+
+# ---- whole matches on the real table page ------------------------------------------------
+
+LIVE_SECONDS = 180.0
+MOVES = "#hand button.move.card--legal:not([aria-disabled])"
+
+#: What the page shows while the other seat's card is face down and this seat's is not:
+#: the other slot (a back, and whether anything in it names a card), the other side's
+#: unshown cards as drawn, each element's look with the card's identity taken out (its
+#: code, name, label, and the printed value of a queen or red card), and the log's lines.
+SECRET_LOOK = """(mine) => {
+  const other = 1 - mine;
+  const slot = document.querySelector(`.dc-slot[data-seat="${other}"]`);
+  const cards = [...document.querySelectorAll(`.dc-hand[data-seat="${other}"] [data-card]`)];
+  const look = (el) => {
+    const c = el.cloneNode(true);
+    c.removeAttribute('data-card'); c.removeAttribute('aria-label'); c.removeAttribute('title');
+    c.classList.remove('card--red', 'dc-card--valued');
+    for (const t of c.querySelectorAll('.dc-card__value')) t.remove();
+    for (const t of c.querySelectorAll('.card__rank, .dc-card__big')) t.textContent = '';
+    return c.outerHTML;
+  };
+  return {
+    down: slot && slot.dataset.committed === 'true',
+    mineDown: document.querySelector(`.dc-slot[data-seat="${mine}"]`).dataset.committed === 'true',
+    back: Boolean(slot && slot.querySelector('.card--back')),
+    named: slot ? slot.querySelectorAll('[data-card], .dc-card').length : -1,
+    cards: cards.map(e => e.dataset.card),
+    looks: [...new Set(cards.map(look))].length,
+    battle: Number(document.querySelector('.dc-battle--now').dataset.number),
+    game: Number(document.querySelector('#dc-where').textContent.match(/Game (\\d+)/)[1]),
+    log: [...document.querySelectorAll('#log li')].map(li => li.textContent),
+  };
+}"""
+
+
+def _open_divide_table(page: Page, base: str, name: str, options: dict[str, Any],
+                       bot: str = "equilibrium") -> str:
+    """A Divide and Conquer table opened through the API with a bot in seat 1; this page is
+    its host, sits down by itself (as the home page's create does) and starts the match."""
+    page.goto(f"{base}/")
+    table_id: str = page.evaluate(
+        """async ([name, options, bot]) => {
+          const res = await fetch('/api/tables', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({game: 'divide', options, bots: [{seat: 1, kind: bot}]})});
+          if (!res.ok) throw new Error(`create: ${res.status} ${await res.text()}`);
+          const t = await res.json();
+          localStorage.setItem('dingo.table.' + t.table_id,
+            JSON.stringify({host_token: t.host_token, name, autosit: true}));
+          localStorage.setItem('dingo.name', name);
+          return t.table_id;
+        }""", [name, options, bot])
+    page.goto(f"{base}/t/{table_id}")
+    page.wait_for_selector(".seat--me")
+    page.wait_for_selector("#start-btn:not([disabled])")
+    page.click("#start-btn")
+    page.wait_for_selector("#dc-board")
+    return table_id
+
+
+def _record_of(page: Page, base: str, table_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate(
+        """async ([base, id]) => {
+          const list = await (await fetch(`${base}/api/matches?table=${id}&game=divide`)).json();
+          const item = (list.items || list.matches || list)[0];
+          return await (await fetch(`${base}/api/matches/${item.id}`)).json();
+        }""", [base, table_id])
+    return found
+
+
+def _play(page: Page, *, until: str, seconds: float,
+          on_secret: Callable[[dict[str, Any]], None] | None = None,
+          on_move: Callable[[int], None] | None = None) -> int:
+    """Click legal commits (first the other side's card is waited for, and what the page
+    shows of it looked at) until ``until`` is on the page; the number of commits."""
+    deadline = time.monotonic() + seconds
+    mine = int(page.get_attribute(".seat--me", "data-seat") or 0)
+    moves = 0
+    rng = random.Random(5)
+    while not page.locator(until).count():
+        assert time.monotonic() < deadline, f"{until} did not come in time"
+        if page.locator("#ready-btn:not([disabled])").count():
+            with contextlib.suppress(Exception):
+                page.click("#ready-btn:not([disabled])", timeout=2_000)
+            continue
+        legal = page.locator(MOVES)
+        if not legal.count():
+            page.wait_for_timeout(40)
+            continue
+        # The bot commits within moments: wait for its card to be down, then look.
+        with contextlib.suppress(Exception):
+            page.wait_for_selector(f'.dc-slot[data-seat="{1 - mine}"][data-committed="true"]',
+                                   timeout=3_000)
+        look = page.evaluate(SECRET_LOOK, mine)
+        if look["down"] and not look["mineDown"] and on_secret:
+            on_secret(look)
+        if on_move:
+            on_move(moves)
+        legal = page.locator(MOVES)
+        if not legal.count():
+            continue
+        legal.nth(rng.randrange(legal.count())).click()
+        moves += 1
+        page.wait_for_selector("#hand:not(.hand--busy)")
+    return moves
+
+
+def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server: str) -> None:
+    """A match against the equilibrium bot, every commit a click on a legal card. Whenever
+    the bot's card is face down and ours is not, the page shows a back in its slot, names
+    no card there, draws all the bot's unshown cards alike (the face-down one among them,
+    which the record confirms), and the log never says which card it committed."""
+    page = open_page(DESKTOP)
+    table_id = _open_divide_table(page, server, "Ann", {"target_wins": 2})
+    mine = int(page.get_attribute(".seat--me", "data-seat") or 0)
+    assert mine == 0
+    shot(page, "divide-live-start-desktop")
+    secrets: list[dict[str, Any]] = []
+
+    def on_secret(look: dict[str, Any]) -> None:
+        assert look["back"], look
+        assert look["named"] == 0, look
+        assert look["looks"] == 1, look
+        for line in look["log"]:
+            assert "has committed the" not in line or line.startswith("Ann "), line
+        assert_no_horizontal_overflow(page)
+        if not secrets:
+            shot(page, "divide-live-bot-committed-desktop")
+        if look["battle"] == 7 and not any(s["battle"] == 7 for s in secrets):
+            shot(page, "divide-live-half-two-desktop")
+        secrets.append(look)
+
+    moves = _play(page, until="#rematch-btn", seconds=LIVE_SECONDS, on_secret=on_secret)
+    assert moves >= 20 and moves % 10 == 0
+    assert len(secrets) >= moves // 2, "the bot's card was seen face down too rarely"
+    page.wait_for_selector("#overlay:not([hidden]) #dc-results")
+    shot(page, "divide-live-match-over-desktop")
+    assert "wins the match" in page.inner_text(".winner-line") or \
+        "win the match" in page.inner_text(".winner-line")
+    assert page.locator("#dc-results tbody tr[data-number]").count() == 10
+
+    # The record: each time the bot's card was down, that card was among its cards drawn.
+    # (battle N's card of seat 1 is its N-th commit of the game)
+    record = _record_of(page, server, table_id)
+    for look in secrets:
+        actions = record["games"][look["game"] - 1]["actions"]
+        theirs = [a["card"] for s, a in actions if s == 1]
+        assert theirs[look["battle"] - 1] in look["cards"], (look, theirs)
+    # The scoreboard ends on the server's game wins.
+    wins = page.eval_on_selector_all(".dc-scoreboard tr.wins td",
+                                     "els => els.slice(1).map(e => Number(e.textContent))")
+    assert wins == record["game_wins"]
+    assert max(wins) == 2
+
+
+def test_divide_on_a_phone(open_page: Callable[..., Page], server: str) -> None:
+    """390 px: the hand on screen, no sideways scroll, the battles and the results of the
+    first game readable."""
+    page = open_page(PHONE)
+    _open_divide_table(page, server, "Bea", {"target_wins": 1}, bot="greedy")
+    shot(page, "divide-live-start-phone")
+
+    def on_move(moves: int) -> None:
+        assert_no_horizontal_overflow(page)
+        cards = page.locator("#hand [data-card]")
+        for i in range(cards.count()):
+            box = cards.nth(i).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        if moves == 6:
+            shot(page, "divide-live-half-two-phone")
+
+    moves = _play(page, until="#overlay:not([hidden]) #dc-results", seconds=LIVE_SECONDS / 2,
+                  on_move=on_move)
+    assert moves == 10
+    assert_no_horizontal_overflow(page)
+    shot(page, "divide-live-results-phone")

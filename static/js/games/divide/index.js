@@ -106,7 +106,7 @@ function slot(view, seat, ctx) {
     note = "";
   } else if (mine && b.commitment) {
     card = face(b.commitment, { classes: ["dc-committed"] });
-    note = "Your card, face down to the other side";
+    note = "Your card, face down";
   } else if (info.committed) {
     card = back("", `${ctx.name(seat)}: a card face down`);
     note = `${ctx.name(seat)} ${verb(seat, ctx, "have", "has")} committed`;
@@ -123,7 +123,8 @@ function slot(view, seat, ctx) {
 /** "Battle 3: 9 against 5 — 9 is higher, Ann wins." with the server's reason. */
 function battleText(battle, ctx) {
   const [c0, c1] = battle.cards;
-  return `Battle ${battle.number}: ${whose(0, ctx)} ${cardName(c0)} against ${whose(1, ctx)} ${cardName(c1)} — ${battle.why}; ${wins(battle.winner, ctx)}.`;
+  const winner = battle.winner === ctx.seat ? "you win" : wins(battle.winner, ctx);
+  return `Battle ${battle.number}: ${whose(0, ctx)} ${cardName(c0)} against ${whose(1, ctx)} ${cardName(c1)} — ${battle.why}; ${winner}.`;
 }
 
 function arena(view, ctx) {
@@ -138,6 +139,10 @@ function arena(view, ctx) {
       : `Game over: ${wins(r.winner, ctx)}, ${r.wins[r.winner]} battles to ${r.wins[1 - r.winner]}`;
   } else {
     middle = `Battle ${b.battle}`;
+  }
+  if (b.over) {
+    return h("div", { class: "dc-arena dc-arena--over", id: "dc-arena" },
+      h("div", { class: "dc-arena__mid" }, h("div", { class: "dc-arena__title" }, middle)));
   }
   return h("div", { class: "dc-arena", id: "dc-arena" },
     slot(view, top, ctx),
@@ -184,9 +189,19 @@ function track(view, ctx) {
   };
   const swap = h("div", { class: ["dc-swap", b.swap.done && "dc-swap--done"], id: "dc-swap" },
     h("span", { class: "dc-swap__icon", "aria-hidden": "true" }, "\u21c5"),
-    b.swap.done ? `Hands changed after battle ${b.swap.after_battle}` : `Hands change after battle ${b.swap.after_battle}`);
-  return h("section", { class: "dc-track", id: "dc-track", "aria-label": "The battles of this game" },
+    h("span", { class: "dc-swap__text" },
+      b.swap.done ? `Hands changed after battle ${b.swap.after_battle}` : `Hands change after battle ${b.swap.after_battle}`));
+  return h("section", { class: ["dc-track", per > 5 && "dc-track--long"], id: "dc-track", "aria-label": "The battles of this game" },
     h("div", { class: "dc-track__halves" }, half(1), swap, half(2)));
+}
+
+/** After the game: what each seat was dealt (its first half's cards, the other's second). */
+function dealt(view, ctx) {
+  const { bottom, top } = order(ctx);
+  const row = (s) => h("div", { class: "dc-dealt__seat", dataset: { seat: String(s) } },
+    h("div", { class: "dc-label" }, h("b", {}, ctx.name(s)), ` ${verb(s, ctx, "were", "was")} dealt`),
+    h("div", { class: "card-row dc-row" }, view.board.seats[s].dealt.map((c) => face(c, { size: "sm" }))));
+  return h("section", { class: "dc-dealt", id: "dc-dealt", "aria-label": "The deal" }, row(top), row(bottom));
 }
 
 function board(view, ctx) {
@@ -195,9 +210,10 @@ function board(view, ctx) {
   const spectator = ctx.seat === null || ctx.seat === undefined;
   return h("div", { class: ["dc-board", b.over && "dc-board--over"], id: "dc-board", dataset: { game: "divide" } },
     statusBar(view, ctx),
-    unshown(view, top, ctx),
+    b.over ? null : unshown(view, top, ctx),
     arena(view, ctx),
-    spectator ? unshown(view, bottom, ctx) : null,
+    spectator && !b.over ? unshown(view, bottom, ctx) : null,
+    b.over ? dealt(view, ctx) : null,
     track(view, ctx));
 }
 
@@ -229,25 +245,47 @@ function hand(view, ctx) {
   if (!b.over && b.commitment) note = `You committed the ${cardLabel(b.commitment)}; it is revealed when the other side commits.`;
   return h("div", { class: ["dc-tray", waiting && "dc-tray--waiting"], id: "dc-tray" },
     note ? h("p", { class: "dc-tray__note" }, note) : null,
-    h("div", { class: "dc-tray__cards", role: "group", "aria-label": "Your hand" }, cards));
+    h("div", { class: "dc-tray__cards" }, cards));
 }
 
-// ---- a seat's plate -----------------------------------------------------------------------------
+// ---- the frame's optional hooks ------------------------------------------------------------
 
-function plate(view, seat, ctx) {
-  const info = view.board.seats[seat];
-  const acting = view.to_act.includes(seat);
-  return h("span", { class: "dc-plate", dataset: { seat: String(seat) } },
-    h("span", { class: "dc-plate__wins", title: "battles won this game" }, battlesWord(info.wins)),
-    view.board.over ? null
-      : info.committed
-        ? h("span", { class: "dc-plate__state dc-plate__state--down" }, h("span", { class: "dc-plate__back", "aria-hidden": "true" }), "card down")
-        : acting ? h("span", { class: "dc-plate__state" }, "choosing") : null);
+/** "Game 2: You win, 6 battles to 4" / "Game 2: a draw, 5 battles each" (the view's result). */
+function headline(view, ctx) {
+  const b = view && view.board;
+  if (!b || !b.result) return null;
+  const r = b.result;
+  const game = `Game ${view.match.game_number}`;
+  if (r.winner === null || r.winner === undefined) return `${game}: a draw, ${r.wins[0]} battles each`;
+  return `${game}: ${wins(r.winner, ctx)}, ${r.wins[r.winner]} battles to ${r.wins[1 - r.winner]}`;
+}
+
+/** A seat's plate: battles won this game, and whether its card is down (never which). */
+function plate(seat, view) {
+  const b = view && view.board;
+  if (!b || !b.seats) return {};
+  const info = b.seats[seat];
+  return {
+    score: { text: `${info.wins} won`, title: "Battles won this game" },
+    turn: "choosing\u2026",
+    badges: !b.over && info.committed
+      ? [{ text: "card down", kind: "down", title: "Has committed a card face down" }] : [],
+    winner: Boolean(b.over && b.result && b.result.winner === seat),
+  };
+}
+
+/** "First to 3 games · long game (14 cards)", from the table's options. */
+function rule(options) {
+  const o = options || {};
+  const target = o.target_wins ?? 3;
+  return `First to ${target} game${target === 1 ? "" : "s"}${o.deck === 14 ? " · long game (14 cards)" : ""}`;
 }
 
 // ---- the module -----------------------------------------------------------------------------
 
 export default {
+  title: "Divide and Conquer",
+
   render(view, ctx, slots) {
     if (!view || !view.board) {
       if (slots.board) fill(slots.board);
@@ -261,9 +299,33 @@ export default {
       if (tray) fillIfChanged(slots.hand, tray);
       else fill(slots.hand);
     }
-    for (const [seat, el] of Object.entries(slots.seats || {})) {
-      if (el) fill(el, plate(view, Number(seat), ctx));
-    }
+    for (const el of Object.values(slots.seats || {})) if (el) fill(el);
+  },
+
+  // The results panel's heading (the body below leaves the result out), the plate's
+  // score, turn words and "card down" badge.
+  headline(view, ctx) {
+    return headline(view, ctx);
+  },
+
+  plate(seat, view) {
+    return plate(seat, view);
+  },
+
+  rule(options) {
+    return rule(options);
+  },
+
+  /** The battle just fought, in the strip above the prompt (good or bad news for a seat). */
+  onEvents(events, ctx) {
+    const fought = [...events].reverse().find((e) => e.type === "battle");
+    if (!fought || !ctx.flash) return;
+    const own = ctx.seat === null || ctx.seat === undefined ? "" : fought.winner === ctx.seat ? "good" : "bad";
+    ctx.flash(battleText(fought, ctx), { tone: own });
+  },
+
+  logKind(event) {
+    return event.type === "battle" ? "hunt" : "";
   },
 
   scoreboard(match, ctx) {
@@ -289,29 +351,28 @@ export default {
   results(view, why, ctx) {
     if (!view || !view.board || !view.board.result) return null;
     const b = view.board;
-    const r = b.result;
-    const line = r.winner === null || r.winner === undefined
-      ? `A draw: ${r.wins[0]} battles each.`
-      : `${wins(r.winner, ctx)} the game, ${r.wins[r.winner]} battles to ${r.wins[1 - r.winner]}.`;
-    const rows = [];
-    for (const battle of b.battles) {
-      rows.push(h("tr", { dataset: { number: String(battle.number) } },
-        h("td", { class: "num" }, String(battle.number)),
-        [0, 1].map((s) => h("td", { class: ["dc-res__card", battle.winner === s && "win"] }, face(battle.cards[s], { size: "xs", classes: [battle.winner === s ? "dc-won" : "dc-lost"] }))),
-        h("td", { class: "dc-res__why" }, h("b", {}, ctx.name(battle.winner)), h("span", {}, ` · ${battle.why}`))));
-      if (battle.number === b.swap.after_battle && b.battles.length > battle.number) {
-        rows.push(h("tr", { class: "dc-res__swap" }, h("td", { colspan: "4" }, "\u21c5 The hands changed")));
-      }
-    }
+    const per = b.battles_per_half;
+    const chip = (battle, s) => h("span", {
+      class: ["dc-chip", isRed(battle.cards[s]) && "dc-chip--red", battle.winner === s && "dc-chip--won"],
+      dataset: { card: battle.cards[s] }, title: cardLabel(battle.cards[s]),
+    }, rank(battle.cards[s]));
+    const half = (n) => h("table", { class: "dc-results__table", dataset: { half: String(n) } },
+      h("caption", {}, n === 1 ? "Half 1" : "Half 2 \u00b7 \u21c5 the hands changed"),
+      h("thead", {}, h("tr", {},
+        h("th", { class: "num", "aria-label": "Battle" }, "#"),
+        h("th", { class: "dc-res__who", title: ctx.plainName ? ctx.plainName(0) : ctx.name(0) }, ctx.name(0)),
+        h("th", { class: "dc-res__who", title: ctx.plainName ? ctx.plainName(1) : ctx.name(1) }, ctx.name(1)),
+        h("th", {}, "Won by \u00b7 why"))),
+      h("tbody", {}, b.battles.filter((x) => (x.number <= per) === (n === 1)).map((battle) =>
+        h("tr", { dataset: { number: String(battle.number), winner: String(battle.winner) } },
+          h("td", { class: "num" }, String(battle.number)),
+          h("td", {}, chip(battle, 0)), h("td", {}, chip(battle, 1)),
+          h("td", { class: "dc-res__why" }, h("b", {}, ctx.name(battle.winner)), ` \u00b7 ${battle.why}`)))));
     const m = view.match;
     const match = `Games won: ${ctx.name(0)} ${m.game_wins[0]}, ${ctx.name(1)} ${m.game_wins[1]}`
-      + (m.draws ? `, ${m.draws} drawn` : "") + ` · first to ${view.options.target_wins}`;
+      + (m.draws ? `, ${m.draws} drawn` : "") + ` \u00b7 first to ${view.options.target_wins}`;
     return h("div", { class: "dc-results", id: "dc-results" },
-      h("p", { class: "dc-results__line" }, line),
-      h("div", { class: "dc-results__scroll" },
-        h("table", { class: "grid-table dc-results__table" },
-          h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, ctx.name(0)), h("th", {}, ctx.name(1)), h("th", {}, "Won by · why"))),
-          h("tbody", {}, rows))),
+      h("div", { class: "dc-results__halves" }, half(1), half(2)),
       h("p", { class: "dc-results__match" }, match));
   },
 };
