@@ -13,21 +13,11 @@ with those sentences also filled in with the players' names (``says``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from app.games.contract import JSON, Event, GameSpec, MatchState
-
-_SEAT = re.compile(r"\{(\d+)\}")
-
-
-def fill_names(text: str, labels: Sequence[str]) -> str:
-    """``text`` with ``{0}``, ``{1}``... replaced by the seats' labels (others left alone)."""
-    def name(found: re.Match[str]) -> str:
-        seat = int(found.group(1))
-        return labels[seat] if seat < len(labels) else found.group(0)
-    return _SEAT.sub(name, text)
+from app.table.seats import fill_names
 
 
 def _frame(match: MatchState, seats: int, events: Sequence[Event],
@@ -41,11 +31,6 @@ def _frame(match: MatchState, seats: int, events: Sequence[Event],
     }
 
 
-def _opening(match: MatchState) -> list[Event]:
-    opening = getattr(match, "opening_events", None)
-    return list(opening()) if callable(opening) else []
-
-
 def game_frames(spec: GameSpec, seed: int, options: dict[str, Any],
                 games: Sequence[Sequence[Sequence[Any]]], number: int,
                 labels: Sequence[str]) -> JSON:
@@ -56,7 +41,7 @@ def game_frames(spec: GameSpec, seed: int, options: dict[str, Any],
     the game's rules changed since: ``GameError`` is raised as it is.
     """
     match = spec.new_match(seed, options)
-    events = _opening(match)
+    events = match.opening_events()
     for actions in games[:number - 1]:
         for seat, action in actions:
             match.apply(seat, action)

@@ -25,11 +25,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import games as registry
 from app.api.dingo_frames import replay_game
-from app.api.game_frames import fill_names, game_frames
+from app.api.game_frames import game_frames
 from app.api.tables import MISSING_PAGE
 from app.db import repository
 from app.db.match_record import DINGO, game_title
 from app.db.models import GameRecord, MatchRecord
+from app.table.seats import fill_names
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 #: The pages for people: a match's score table and a game's replay (404 page if unknown).

@@ -7,7 +7,9 @@ table fills in ``seat_labels`` of the players' names (``fill_names``).
 from __future__ import annotations
 
 import asyncio
+import re
 import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 from .client import Client
@@ -90,18 +92,21 @@ def clean_chat(text: str, max_chars: int) -> str:
     return text
 
 
-def seat_labels(names: list[str]) -> list[str]:
+def seat_labels(names: Sequence[str]) -> list[str]:
     """Players' names; where two share a name, the seat (from 1) follows it, as on the pages."""
-    return [f"{n} {s + 1}" if names.count(n) > 1 else n for s, n in enumerate(names)]
+    return [f"{n} {s + 1}" if list(names).count(n) > 1 else n for s, n in enumerate(names)]
 
 
-def fill_names(value: Any, labels: list[str]) -> Any:
+_SEAT = re.compile(r"\{(\d+)\}")
+
+
+def fill_names(value: Any, labels: Sequence[str]) -> Any:
     """``value`` with the game's seat placeholders ``{0}``, ``{1}`` ... in every string
-    replaced by ``labels`` (the contract's convention for narration)."""
+    replaced by ``labels`` (the contract's convention for narration; a number with no
+    label is left as it is)."""
     if isinstance(value, str):
-        for seat, label in enumerate(labels):
-            value = value.replace(f"{{{seat}}}", label)
-        return value
+        return _SEAT.sub(lambda found: labels[int(found.group(1))]
+                         if int(found.group(1)) < len(labels) else found.group(0), value)
     if isinstance(value, dict):
         return {k: fill_names(v, labels) for k, v in value.items()}
     if isinstance(value, list):

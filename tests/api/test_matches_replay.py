@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from matchdb import play_match_record
 
-from app.api.replay import card_text, explain_hunt, replay_game, seat_labels
+from app.api.dingo_frames import replay_game
+from app.games.dingo.narration import card_text, explain_hunt
+from app.table.seats import seat_labels
 
 SEATS = ["North", "East", "South", "West"]
 
