@@ -116,6 +116,11 @@ def deal(rng: random.Random, dealer: int) -> tuple[int, int]:
     return hands[0], hands[1]
 
 
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: "an ace", "a ten"."""
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
 @dataclass
 class Move:
     """One move: the lead and its answer; ``repeat`` is the seat whose card was played again
@@ -231,7 +236,7 @@ class Game:
             return f"{who} must lead to move {self.move_number}"
         lead = move.lead
         return (f"{who} must answer the {NAME[lead]} (a {SUIT_NAMES[suit_of(lead)][:-1]} if "
-                f"possible, else a {RANK_NAMES[rank_of(lead)]})")
+                f"possible, else {_a(RANK_NAMES[rank_of(lead)])})")
 
     # --- acting ------------------------------------------------------------------------
 
@@ -308,7 +313,7 @@ class Game:
             return
         if rank_of(card) != rank:
             raise Illegal(f"you hold no {SUIT_NAMES[suit]}, so you must answer the "
-                          f"{NAME[lead]} with a {RANK_NAMES[rank]}, not the {NAME[card]}")
+                          f"{NAME[lead]} with {_a(RANK_NAMES[rank])}, not the {NAME[card]}")
 
     def _decide(self, seat: int, card: Card | None) -> list[Event]:
         self.decided[seat] = True
@@ -413,8 +418,8 @@ class Game:
             sum_text = f"{VALUE[card]}{TIMES}({move.number} + 1)"
         if overmate:
             sum_text += f"{TIMES}2"
-        say = (f"{how}: {why} a {SUIT_NAMES[suit_of(card)][:-1]} nor a "
-               f"{RANK_NAMES[rank_of(card)]} to answer the {NAME[card]}; {seat_ref(mater)} "
+        say = (f"{how}: {why} a {SUIT_NAMES[suit_of(card)][:-1]} nor "
+               f"{_a(RANK_NAMES[rank_of(card)])} to answer the {NAME[card]}; {seat_ref(mater)} "
                f"scores {sum_text} = {points}.")
         self.result = Result(mated, move.number, card, overmate, multiplier, scores, say)
         return self._end()
