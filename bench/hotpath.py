@@ -57,7 +57,7 @@ class LastMessage:
 async def seated_tables(manager: TableManager, count: int) -> list[tuple[Table, list[Client]]]:
     tables = []
     for _ in range(count):
-        table, host = await manager.create(TableOptions(games_to_win=50))
+        table, host = await manager.create(TableOptions.create(games_to_win=50))
         clients = []
         for seat in range(4):
             client = Client(LastMessage())
