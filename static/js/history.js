@@ -1,14 +1,14 @@
-// The history page: finished matches, newest first, searchable by players (several
-// names: matches with all of them), table (a code or a pasted table link) and the
-// days they ended, a page at a time. The search lives in the address
-// (?player=&table=&from=&to=&offset=).
+// The history page: finished matches of every game, newest first, searchable by game,
+// players (several names: matches with all of them), table (a code or a pasted table
+// link) and the days they ended, a page at a time. The search lives in the address
+// (?game=&player=&table=&from=&to=&offset=).
 
 import { $, h, fill, formatDate } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
 import { avatar, seatNames } from "./render.js";
 
 const LIMIT = 20;
-const FIELDS = ["player", "table", "from", "to"];
+const FIELDS = ["game", "player", "table", "from", "to"];
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 // A pasted table link becomes its code ("https://host/t/abc123" -> "abc123").
@@ -21,6 +21,7 @@ function readQuery() {
   const q = new URLSearchParams(location.search);
   const day = (name) => (DAY.test(q.get(name) || "") ? q.get(name) : "");
   return {
+    game: /^[a-z][a-z0-9_]*$/.test(q.get("game") || "") ? q.get("game") : "",
     player: q.get("player") || "",
     table: q.get("table") || "",
     from: day("from"),
@@ -38,7 +39,24 @@ function writeQuery(query, push) {
   else history.replaceState(null, "", url);
 }
 
+// The game filter offers the games that have finished matches (GET /api/matches/games).
+let gamesListed = null;
+
+async function listGames(chosen) {
+  const select = $("#game");
+  if (!gamesListed) {
+    gamesListed = getJSON("/api/matches/games").catch(() => []);
+  }
+  const listed = await gamesListed;
+  const options = [h("option", { value: "" }, "All games"),
+    ...listed.map((g) => h("option", { value: g.game }, g.game_title))];
+  if (chosen && !listed.some((g) => g.game === chosen)) options.push(h("option", { value: chosen }, chosen));
+  fill(select, options);
+  select.value = chosen;
+}
+
 async function load(query) {
+  await listGames(query.game);
   for (const name of FIELDS) $(`#${name}`).value = query[name];
   const q = new URLSearchParams({ limit: String(LIMIT), offset: String(query.offset) });
   for (const name of FIELDS) if (query[name].trim()) q.set(name, query[name].trim());
@@ -58,7 +76,7 @@ async function load(query) {
 
 function show(page, query) {
   const results = $("#results");
-  const searching = query.player || query.table || query.from || query.to;
+  const searching = query.game || query.player || query.table || query.from || query.to;
   const pastTheEnd = !page.items.length && page.total > 0;
   const lastPage = Math.floor(Math.max(0, page.total - 1) / page.limit) * page.limit;
   if (pastTheEnd) {
@@ -89,17 +107,22 @@ function show(page, query) {
 
 function matchRow(m) {
   const names = seatNames(m.players);
+  const title = m.game_title || "Dingo";
+  const standing = m.standing || m.game_wins;
   const players = m.players.map((p) => h("li", { class: ["player", p.seat === m.winner && "player--winner"] },
     avatar(p.name, p.seat),
     h("span", { class: "player__name" }, names[p.seat]),
     p.bot ? h("span", { class: "badge badge--bot" }, "Bot") : null,
-    h("span", { class: "player__wins", title: "games won" }, String(m.game_wins[p.seat])),
+    h("span", { class: "player__wins", title: m.game === "dingo" || !m.rule ? "games won" : m.rule }, String(standing[p.seat])),
     p.seat === m.winner ? h("span", { class: "badge badge--win" }, "Winner") : null));
-  return h("a", { class: "panel match-row", href: `/matches/${m.id}`, "aria-label": `Match ${m.id}, won by ${names[m.winner]}` },
+  const outcome = m.winner === null || m.winner === undefined ? "a draw" : `won by ${names[m.winner]}`;
+  return h("a", { class: "panel match-row", href: `/matches/${m.id}`, dataset: { game: m.game || "dingo" }, "aria-label": `${title} match ${m.id}, ${outcome}` },
     h("div", { class: "match-row__meta" },
       h("span", { class: "match-row__id" }, `Match #${m.id}`),
+      h("span", { class: "badge badge--game" }, title),
       h("span", { class: "muted" }, formatDate(m.ended_at)),
-      h("span", { class: "muted" }, `Table ${m.table_id}`)),
+      h("span", { class: "muted" }, `Table ${m.table_id}`),
+      m.winner === null || m.winner === undefined ? h("span", { class: "badge" }, "Draw") : null),
     h("ul", { class: "players" }, players));
 }
 
@@ -110,7 +133,7 @@ function go(query) {
 
 $("#search").addEventListener("submit", (e) => {
   e.preventDefault();
-  go({ player: $("#player").value.trim(), table: tableCode($("#table").value),
+  go({ game: $("#game").value, player: $("#player").value.trim(), table: tableCode($("#table").value),
        from: $("#from").value, to: $("#to").value, offset: 0 });
 });
 window.addEventListener("popstate", () => load(readQuery()));

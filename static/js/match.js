@@ -1,5 +1,7 @@
-// The match page: who played, and the score table of every game, with a
-// replay link for each.
+// The match page: which game, who played, and the score table of every game, with a
+// replay link for each. Dingo has its own score table (dealer, points, tie-breaks);
+// every other game is shown from the generic record: each game's winner and its result
+// in the server's words (`say`), and the standing the match was decided on (`rule`).
 
 import { $, h, fill, formatDate, plural } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
@@ -17,12 +19,14 @@ function optionsText(o) {
 }
 
 function render(m) {
+  if (m.game && m.game !== "dingo") return renderGeneric(m);
   document.title = `Match #${m.id} · Dingo Online`;
   const names = seatNames(m.players);
   const name = (seat) => names[seat];
   const head = h("div", { class: "page-head" },
     h("a", { class: "back-link", href: "/history" }, "\u2190 All matches"),
     h("h1", {}, `Match #${m.id}`),
+    h("p", { class: "match-game" }, h("span", { class: "badge badge--game" }, m.game_title || "Dingo")),
     h("p", { class: "muted" },
       `Table ${m.table_id} · ${formatDate(m.started_at)} to ${formatDate(m.ended_at)} · ${optionsText(m.options || {})}`));
 
@@ -61,6 +65,54 @@ function render(m) {
       h("table", { class: "grid-table score-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))));
 
   fill($("#match"), head, winner, table);
+}
+
+/** A match of any game but Dingo: players, standing, and each game's winner and result. */
+function renderGeneric(m) {
+  document.title = `Match #${m.id} · ${m.game_title} · Dingo Online`;
+  const names = seatNames(m.players);
+  const name = (seat) => names[seat];
+  const seats = m.players.map((p) => p.seat);
+  const say = (text) => String(text || "");
+  const head = h("div", { class: "page-head" },
+    h("a", { class: "back-link", href: "/history" }, "\u2190 All matches"),
+    h("h1", {}, `Match #${m.id}`),
+    h("p", { class: "match-game" }, h("span", { class: "badge badge--game" }, m.game_title)),
+    h("p", { class: "muted" },
+      `Table ${m.table_id} · ${formatDate(m.started_at)} to ${formatDate(m.ended_at)}`));
+
+  const drawn = m.winner === null || m.winner === undefined;
+  const winner = h("div", { class: "panel winner-panel" },
+    h("span", { class: "trophy", "aria-hidden": "true" }, drawn ? "=" : "\u2605"),
+    h("div", {},
+      h("p", { class: "winner-panel__title" }, drawn ? "The match is a draw" : `${name(m.winner)} won the match`),
+      h("p", { class: "muted", id: "standing-line" },
+        seats.map((s) => `${name(s)} ${m.standing[s]}`).join(" · ")),
+      m.rule ? h("p", { class: "muted match-rule", id: "match-rule" }, `Rule: ${m.rule}`) : null));
+
+  const headRow = h("tr", {}, h("th", {}, "Game"), h("th", {}, "Winner"), h("th", {}, "Result"),
+    h("th", {}, h("span", { class: "sr-only" }, "Replay")));
+  const rows = m.games.map((g) => h("tr", { dataset: { game: String(g.number) } },
+    h("td", {}, String(g.number)),
+    h("td", { class: ["game-winner", g.winner !== null && "win"] },
+      g.winner === null ? h("span", { class: "muted" }, "draw")
+        : [avatar(name(g.winner), g.winner), h("span", { class: "game-winner__name" }, name(g.winner))]),
+    h("td", { class: "game-say" }, say(g.say)),
+    h("td", {}, h("a", { class: "btn btn--small", href: `/matches/${m.id}/games/${g.number}` }, "Replay"))));
+  const foot = h("tr", { class: "total" }, h("td", { colspan: "4" },
+    h("span", {}, "Standing: "),
+    seats.map((s) => h("span", { class: ["standing", s === m.winner && "win"] },
+      avatar(name(s), s), ` ${name(s)} ${m.standing[s]}`))));
+  const players = h("ul", { class: "players players--match" },
+    m.players.map((p) => h("li", { class: ["player", p.seat === m.winner && "player--winner"] },
+      avatar(p.name, p.seat), h("span", { class: "player__name" }, name(p.seat)),
+      p.bot ? h("span", { class: "badge badge--bot" }, "Bot") : null,
+      h("span", { class: "player__wins", title: m.rule || "" }, String(m.standing[p.seat])))));
+  const table = h("section", { class: "panel" },
+    h("h2", {}, "Games"),
+    h("div", { class: "table-scroll" },
+      h("table", { class: "grid-table score-table game-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))));
+  fill($("#match"), head, winner, h("section", { class: "panel" }, h("h2", {}, "Players"), players), table);
 }
 
 async function main() {

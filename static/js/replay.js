@@ -1,5 +1,8 @@
-// The replay viewer: a finished game step by step, every hand visible, each
-// score change with the rule behind it (GET /api/matches/{id}/games/{n}/replay).
+// The replay viewer: a finished game step by step (GET /api/matches/{id}/games/{n}/replay).
+// Dingo: every hand visible, each score change with the rule behind it. Any other game:
+// drawn by the game's own client module (static/js/games/<name>/index.js, the interface
+// in static/js/games/README.md) from the view the server rebuilt for the chosen seat, or
+// for a spectator ("Seen from"), with the server's narration (`say`) of each step.
 
 import { $, h, fill } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
@@ -11,7 +14,7 @@ const [, , matchId, , gameNumber] = location.pathname.split("/").map(decodeURICo
 const POSITIONS = ["bottom", "left", "top", "right"];
 const AUTOPLAY_MS = 900;
 
-const R = { data: null, index: 0, timer: null };
+const R = { data: null, index: 0, timer: null, generic: false, module: null, seen: null };
 
 const frames = () => [R.data.deal, ...R.data.steps];
 const nameOf = (seat) => seatNames(R.data.players)[seat];
@@ -20,8 +23,12 @@ function show(index, { scroll = true } = {}) {
   const all = frames();
   R.index = Math.max(0, Math.min(all.length - 1, index));
   const frame = all[R.index];
-  drawTable(frame);
-  drawNow(frame);
+  if (R.generic) {
+    drawGeneric(frame);
+  } else {
+    drawTable(frame);
+    drawNow(frame);
+  }
   $("#slider").value = String(R.index);
   $("#step-count").textContent = `${R.index} / ${all.length - 1}`;
   $("#prev").disabled = $("#first").disabled = R.index === 0;
@@ -43,6 +50,7 @@ function show(index, { scroll = true } = {}) {
   }
   const q = new URLSearchParams(location.search);
   q.set("step", String(R.index));
+  if (R.generic) q.set("seen", R.seen === null ? "spectator" : String(R.seen));
   history.replaceState(null, "", `${location.pathname}?${q}`);
   if (R.index === all.length - 1) stop();
 }
@@ -121,6 +129,7 @@ function resultEl(result) {
 }
 
 function drawSteps() {
+  if (R.generic) return drawGenericSteps();
   const list = $("#steps");
   fill(list, frames().map((frame, i) => h("li", { dataset: { index: String(i) } },
     h("button", { type: "button", class: "step-btn", onclick: () => { stop(); show(i); } },
@@ -128,6 +137,153 @@ function drawSteps() {
       h("span", {}, i === 0 ? "The deal" : frame.text),
       frame.score_changes && frame.score_changes.some((c) => c.rule !== "void")
         ? h("span", { class: "badge badge--win" }, frame.score_changes.map((c) => rankLabel(c.rank)).join(" ")) : null))));
+}
+
+// ---- every game but Dingo: the game's module draws the chosen seat's view ---------------
+
+const say = (text) => String(text ?? "").replace(/\{(\d+)\}/g, (_, i) => nameOf(Number(i)) ?? `Seat ${Number(i) + 1}`);
+
+/** Load the game's client module and its CSS (as the table frame does). */
+async function loadModule(game) {
+  const name = /^[a-z][a-z0-9_-]*$/.test(game) ? game : "";
+  const css = h("link", { rel: "stylesheet", href: `/static/js/games/${name}/${name}.css` });
+  const cssLoaded = new Promise((resolve) => {
+    css.addEventListener("load", resolve);
+    css.addEventListener("error", resolve);
+    setTimeout(resolve, 3000);
+  });
+  document.head.appendChild(css);
+  let module = null;
+  try {
+    module = (await import(`/static/js/games/${name}/index.js`)).default;
+  } catch (e) {
+    console.error(e);
+  }
+  await cssLoaded;
+  return module;
+}
+
+/** A module's hook; a mistake in it never stops the viewer (it is still reported). */
+function hook(fn, ...args) {
+  if (!R.module || typeof R.module[fn] !== "function") return undefined;
+  try {
+    return R.module[fn](...args);
+  } catch (e) {
+    setTimeout(() => { throw e; });
+    return undefined;
+  }
+}
+
+function positionOf(seat) {
+  const n = R.data.seats;
+  const base = R.seen === null ? 0 : R.seen;
+  const list = n === 2 ? ["bottom", "top"] : POSITIONS;
+  return list[(seat - base + n) % n];
+}
+
+function statusOf(view) {
+  if (view && view.match && view.match.over) return "match_over";
+  return view && Array.isArray(view.to_act) && view.to_act.length === 0 ? "between_games" : "playing";
+}
+
+function ctxFor(frame, view, prev) {
+  return {
+    seat: R.seen, seats: R.data.seats,
+    name: (seat) => nameOf(seat), plainName: (seat) => nameOf(seat), say,
+    act: () => {}, busy: true, myTurn: false, replay: true,
+    status: statusOf(view), position: positionOf,
+    view, prev, events: frame.events || [], match: null, options: {},
+    toast: () => {}, flash: () => {},
+  };
+}
+
+const viewOf = (frame) => (R.seen === null ? frame.spectator : frame.views[R.seen]);
+
+function drawGeneric(frame) {
+  const all = frames();
+  const view = viewOf(frame);
+  const prev = R.index > 0 ? viewOf(all[R.index - 1]) : null;
+  const ctx = ctxFor(frame, view, prev);
+  const felt = $("#rfelt");
+  fill(felt);
+  const toAct = new Set(Array.isArray(view.to_act) ? view.to_act : []);
+  const seatSlots = {};
+  for (let seat = 0; seat < R.data.seats; seat++) {
+    const slot = h("div", { class: "gseat__game" });
+    seatSlots[seat] = slot;
+    felt.appendChild(h("div", { class: ["rseat", "gseat", `rseat--${positionOf(seat)}`, toAct.has(seat) && "rseat--turn"], dataset: { seat: String(seat) } },
+      h("div", { class: "rseat__head" }, avatar(nameOf(seat), seat),
+        h("span", { class: "rseat__name" }, nameOf(seat)),
+        R.data.players[seat].bot ? h("span", { class: "badge badge--bot" }, "Bot") : null,
+        seat === R.seen ? h("span", { class: "badge", title: "The replay is seen from this seat" }, "seen from") : null),
+      slot));
+  }
+  const board = h("div", { class: "gboard", id: "gboard" });
+  const hand = h("div", { class: "ghand", id: "ghand", role: "group", "aria-label": R.seen === null ? "Hand" : `${nameOf(R.seen)}'s hand` });
+  felt.appendChild(h("div", { class: "rcenter gcenter" }, board));
+  felt.appendChild(h("div", { class: "gtray" }, hand));
+  if (R.module) {
+    hook("render", view, ctx, { board, hand, seats: seatSlots });
+  } else {
+    board.appendChild(h("p", { class: "muted-dark" }, "This game cannot be drawn in this browser; its narration is below."));
+  }
+  drawGenericNow(frame, view, ctx);
+}
+
+function narration(frame) {
+  return (frame.says || []).filter(Boolean);
+}
+
+function drawGenericNow(frame, view, ctx) {
+  const box = $("#step-now");
+  const last = R.index === frames().length - 1;
+  // At the end the game's result in words stands out on its own, not twice.
+  const lines = narration(frame).filter((text) => !(last && text === R.data.say));
+  const results = last ? hook("results", view, null, ctx) : null;
+  fill(box,
+    h("p", { class: "step-now__title" }, R.index === 0 ? "The deal" : `Step ${frame.index}: ${nameOf(frame.seat)}`),
+    view && view.prompt && !last ? h("p", { class: "muted step-prompt" }, say(view.prompt)) : null,
+    lines.length ? h("ul", { class: "step-events", id: "step-says" }, lines.map((text) => h("li", {}, text))) : null,
+    last && R.data.say ? h("div", { class: "score-change score-change--final" }, h("p", { class: "step-now__title", id: "game-say" }, R.data.say)) : null,
+    results instanceof Node ? h("div", { class: "gresults" }, results) : null);
+}
+
+function drawGenericSteps() {
+  const list = $("#steps");
+  fill(list, frames().map((frame, i) => {
+    const lines = narration(frame);
+    // The server's first sentence names who did what; else the seat and the action's type.
+    const text = i === 0 ? "The deal" : lines[0] || `${nameOf(frame.seat)}: ${frame.action.type || "moves"}`;
+    return h("li", { dataset: { index: String(i) } },
+      h("button", { type: "button", class: "step-btn", onclick: () => { stop(); show(i); } },
+        h("span", { class: "step-btn__n" }, String(i)), h("span", {}, text)));
+  }));
+}
+
+/** "Seen from: Ann / Bob / Spectator": whose view the module draws. */
+function drawSeenFrom() {
+  const choices = [...R.data.players.map((p) => p.seat), null];
+  const bar = h("div", { class: "seen-from", id: "seen-from", role: "group", "aria-label": "Seen from" },
+    h("span", { class: "seen-from__label" }, "Seen from:"),
+    choices.map((seat) => h("button", {
+      type: "button", class: "btn btn--small", "aria-pressed": String(seat === R.seen),
+      dataset: { seen: seat === null ? "spectator" : String(seat) },
+      onclick: () => { R.seen = seat; drawSeenFrom(); show(R.index, { scroll: false }); },
+    }, seat === null ? "Spectator" : nameOf(seat))));
+  const old = $("#seen-from");
+  if (old) old.replaceWith(bar);
+  else $("#rfelt").before(bar);
+}
+
+async function startGeneric() {
+  R.generic = true;
+  document.body.dataset.game = R.data.game;
+  $("#rfelt").classList.add("gfelt", `gfelt--${R.data.seats}`);
+  const seen = new URLSearchParams(location.search).get("seen");
+  const seat = Number.parseInt(seen ?? "", 10);
+  R.seen = seen === "spectator" ? null : (seat >= 0 && seat < R.data.seats ? seat : 0);
+  R.module = await loadModule(R.data.game);
+  drawSeenFrom();
 }
 
 function play() {
@@ -184,8 +340,10 @@ async function main() {
       h("a", { class: "btn btn--primary", href: "/history" }, "Back to the history")));
     return;
   }
-  document.title = `Match #${matchId}, game ${gameNumber} replay · Dingo Online`;
-  $("#replay-title").textContent = `Match #${matchId} · Game ${gameNumber}`;
+  const title = R.data.game_title || "Dingo";
+  document.title = `Match #${matchId}, ${title} game ${gameNumber} replay · Dingo Online`;
+  $("#replay-title").textContent = `Match #${matchId} · ${title} · Game ${gameNumber}`;
+  if (R.data.game && R.data.game !== "dingo") await startGeneric();
   drawSteps();
   wire();
   const start = Number.parseInt(new URLSearchParams(location.search).get("step") || "0", 10) || 0;

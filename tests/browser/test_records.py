@@ -268,3 +268,175 @@ def test_phone_history_rows(records: dict[str, Any], open_page: Callable[..., Pa
                          ".every(e => e.scrollWidth <= e.clientWidth + 1)")
     shot(page, "records-history-long-names-phone")
 
+
+
+# --- matches of every game ------------------------------------------------------------------
+
+#: (game, seed, names): a match of each other game beside two of Dingo.
+GAME_MATCHES = [("mate", 41, ("Ann", "Bea")), ("divide", 42, ("Cleo", "Dov")),
+                ("bingo", 43, ("Eli", "Finn")), ("dingo", 44, ("Ann", "Bob", "Cleo", "Dov")),
+                ("mate", 45, ("Gus", "Hal"))]
+
+
+async def _fill_games(url: str) -> list[int]:
+    from recordkit import game_record
+
+    from app.db.store import create_store
+
+    store = create_store(url)
+    try:
+        ids = []
+        for i, (game, seed, names) in enumerate(GAME_MATCHES):
+            ended = DAY2 + timedelta(minutes=i)
+            record = (play_match_record(seed, table_id=f"g-{i}", names=names, ended_at=ended)
+                      if game == "dingo" else
+                      game_record(game, seed, table_id=f"g-{i}", names=names, ended_at=ended))
+            ids.append(await store.finish_match(record))
+        return ids
+    finally:
+        await store.close()
+
+
+@pytest.fixture(scope="module")
+def game_records(browser: Browser,
+                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The app on a database holding GAME_MATCHES: its address and the match ids."""
+    tmp = tmp_path_factory.mktemp("game-records-server")
+    with app_server(tmp) as base:
+        ids = in_thread(asyncio.run, _fill_games(f"sqlite+aiosqlite:///{tmp / 'dingo.db'}"))
+        yield {"base": base, "ids": ids}
+
+
+STEP_COUNT = "document.querySelector('#step-count').textContent"
+
+
+def _titles(page: Page) -> list[str]:
+    return page.locator("#results .match-row .badge--game").all_inner_texts()
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_history_says_which_game_and_filters_by_game(game_records: dict[str, Any],
+                                                     open_page: Callable[..., Page],
+                                                     viewport: dict[str, int], size: str) -> None:
+    page = open_page(viewport)
+    page.goto(f"{game_records['base']}/history")
+    page.wait_for_selector("#results .match-row")
+    assert _titles(page) == ["Mate", "Dingo", "Bingo", "Divide and Conquer", "Mate"]
+    assert page.evaluate(SIDE_SCROLL) == 0
+    shot(page, f"records-games-history-{size}")
+    options = page.locator("#game option").all_inner_texts()
+    assert options == ["All games", "Bingo", "Dingo", "Divide and Conquer", "Mate"]
+    page.select_option("#game", "mate")
+    page.click("#search button[type=submit]")
+    page.wait_for_function("location.search.includes('game=mate')")
+    page.wait_for_function("document.querySelectorAll('#results .match-row').length === 2")
+    assert _titles(page) == ["Mate", "Mate"]
+    assert page.inner_text("#count") == "2 matches found"
+    page.reload()
+    page.wait_for_selector("#results .match-row")
+    assert page.input_value("#game") == "mate" and _titles(page) == ["Mate", "Mate"]
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_match_page_of_another_game(game_records: dict[str, Any],
+                                    open_page: Callable[..., Page],
+                                    viewport: dict[str, int], size: str) -> None:
+    from recordkit import game_record
+
+    for index in (0, 1, 2):  # Mate, Divide and Conquer, Bingo
+        game, seed, names = GAME_MATCHES[index]
+        record = game_record(game, seed, names=names)
+        page = open_page(viewport)
+        page.goto(f"{game_records['base']}/matches/{game_records['ids'][index]}")
+        page.wait_for_selector("#score-table")
+        assert page.locator(".match-game .badge--game").inner_text() in (
+            "Mate", "Divide and Conquer", "Bingo")
+        title = page.inner_text(".winner-panel__title")
+        winner = record["winner"]
+        assert title == ("The match is a draw" if winner is None
+                         else f"{names[winner]} won the match")
+        assert page.inner_text("#match-rule") == f"Rule: {record['scoreboard']['rule']}"
+        standing = record["scoreboard"]["standing"]
+        assert page.inner_text("#standing-line") == (
+            f"{names[0]} {standing[0]} · {names[1]} {standing[1]}")
+        rows = page.locator("#score-table tbody tr").all()
+        assert len(rows) == len(record["games"])
+        for row, played in zip(rows, record["games"], strict=True):
+            who = row.locator(".game-winner__name, .game-winner .muted").inner_text()
+            assert who == ("draw" if played["winner"] is None else names[played["winner"]])
+            say = (played["result"] or {}).get("say")
+            if say:
+                assert row.locator(".game-say").inner_text() == (
+                    say.replace("{0}", names[0]).replace("{1}", names[1]))
+            assert row.locator("a", has_text="Replay").get_attribute("href") == (
+                f"/matches/{game_records['ids'][index]}/games/{played['number']}")
+        assert page.evaluate(SIDE_SCROLL) == 0
+        shot(page, f"records-games-match-{game}-{size}")
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_replay_of_another_game_seen_from_each_seat(game_records: dict[str, Any],
+                                                   open_page: Callable[..., Page],
+                                                   viewport: dict[str, int], size: str) -> None:
+    from recordkit import game_record
+
+    for index in (0, 1, 2):
+        game, seed, names = GAME_MATCHES[index]
+        record = game_record(game, seed, names=names)
+        actions = record["games"][0]["actions"]
+        page = open_page(viewport)
+        page.goto(f"{game_records['base']}/matches/{game_records['ids'][index]}/games/1")
+        page.wait_for_selector("#seen-from")
+        page.wait_for_function("document.querySelector('#gboard').childElementCount > 0")
+        assert page.inner_text("#replay-title").endswith(" · Game 1")
+        assert page.locator("#seen-from button").all_inner_texts() == [*names, "Spectator"]
+        assert page.get_attribute("#seen-from [data-seen='0']", "aria-pressed") == "true"
+        assert page.inner_text("#step-count") == f"0 / {len(actions)}"
+        assert page.locator("#steps li").count() == len(actions) + 1
+        assert sorted(page.locator(".rseat__name").all_inner_texts()) == sorted(names)
+        # The tray shows the chosen seat's hand; moves are drawn but not playable.
+        assert page.locator("#ghand .move:not([aria-disabled='true']):not([disabled])").count() == 0
+        shot(page, f"records-games-replay-{game}-{size}")
+
+        page.click("#next")
+        page.wait_for_function(f"{STEP_COUNT}.startsWith('1 /')")
+        assert page.inner_text("#step-now .step-now__title") == f"Step 1: {names[actions[0][0]]}"
+        assert "step=1" in page.url and "seen=0" in page.url
+
+        page.click("#seen-from [data-seen='spectator']")
+        page.wait_for_function(
+            "document.querySelector(\"#seen-from [data-seen='spectator']\")"
+            ".getAttribute('aria-pressed') === 'true'")
+        assert "seen=spectator" in page.url and page.locator("#ghand > *").count() == 0
+        assert page.inner_text("#step-count").startswith("1 /")
+        page.click("#seen-from [data-seen='1']")
+        page.wait_for_function("location.search.includes('seen=1')")
+
+        page.click("#last")
+        page.wait_for_function(f"{STEP_COUNT} === '{len(actions)} / {len(actions)}'")
+        say = (record["games"][0]["result"] or {}).get("say")
+        if say:
+            assert page.inner_text("#game-say") == (
+                say.replace("{0}", names[0]).replace("{1}", names[1]))
+        assert page.evaluate(SIDE_SCROLL) == 0
+        shot(page, f"records-games-replay-{game}-end-{size}")
+
+        # A link to a step and a seat opens there.
+        page.goto(f"{game_records['base']}/matches/{game_records['ids'][index]}/games/1"
+                  "?step=2&seen=spectator")
+        page.wait_for_selector("#seen-from")
+        assert page.inner_text("#step-count").startswith("2 /")
+        assert page.get_attribute("#seen-from [data-seen='spectator']", "aria-pressed") == "true"
+
+
+def test_dingo_replay_among_other_games_is_as_before(game_records: dict[str, Any],
+                                                    open_page: Callable[..., Page]) -> None:
+    page = open_page(DESKTOP)
+    page.goto(f"{game_records['base']}/matches/{game_records['ids'][3]}/games/1")
+    page.wait_for_selector(".rseat__name")
+    assert page.locator("#seen-from").count() == 0
+    assert page.locator(".rseat").count() == 4
+    assert page.inner_text("#replay-title").endswith("· Dingo · Game 1")
+    page.goto(f"{game_records['base']}/matches/{game_records['ids'][3]}")
+    page.wait_for_selector(".score-table .th-player")
+    assert page.locator(".score-table .th-player").count() == 4
