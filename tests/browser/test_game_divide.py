@@ -479,6 +479,9 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     mine = int(page.get_attribute(".seat--me", "data-seat") or 0)
     assert mine == 0
     shot(page, "divide-live-start-desktop")
+    # The hand is on the first screen of a desktop too.
+    box = page.locator("#hand [data-card]").last.bounding_box()
+    assert box and box["y"] + box["height"] <= DESKTOP["height"], box
     secrets: list[dict[str, Any]] = []
 
     def on_secret(look: dict[str, Any]) -> None:
@@ -527,9 +530,12 @@ def test_divide_on_a_phone(open_page: Callable[..., Page], server: str) -> None:
     def on_move(moves: int) -> None:
         assert_no_horizontal_overflow(page)
         cards = page.locator("#hand [data-card]")
+        top = page.evaluate("window.scrollY")
         for i in range(cards.count()):
             box = cards.nth(i).bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+            # the whole hand on the first screen
+            assert box["y"] + top + box["height"] <= PHONE["height"], (moves, box, top)
         if moves == 6:
             shot(page, "divide-live-half-two-phone")
 

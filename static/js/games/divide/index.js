@@ -85,9 +85,9 @@ function statusBar(view, ctx) {
 }
 
 /** A seat's cards not yet shown this half, face up (its face-down card among them, unmarked). */
-function unshown(view, seat, ctx) {
+function unshown(view, seat, ctx, where) {
   const cards = view.board.seats[seat].cards;
-  return h("section", { class: "dc-hand", dataset: { seat: String(seat) }, "aria-label": `${ctx.name(seat)}: cards not shown this half` },
+  return h("section", { class: ["dc-hand", `dc-hand--${where}`], dataset: { seat: String(seat) }, "aria-label": `${ctx.name(seat)}: cards not shown this half` },
     h("div", { class: "dc-label" }, h("b", {}, ctx.name(seat)), ` · not shown this half (${cards.length})`),
     cards.length
       ? h("div", { class: "card-row dc-row" }, cards.map((c) => face(c, { size: "sm" })))
@@ -208,11 +208,11 @@ function board(view, ctx) {
   const { bottom, top } = order(ctx);
   const b = view.board;
   const spectator = ctx.seat === null || ctx.seat === undefined;
-  return h("div", { class: ["dc-board", b.over && "dc-board--over"], id: "dc-board", dataset: { game: "divide" } },
+  return h("div", { class: ["dc-board", b.over && "dc-board--over", spectator && !b.over && "dc-board--watch"], id: "dc-board", dataset: { game: "divide" } },
     statusBar(view, ctx),
-    b.over ? null : unshown(view, top, ctx),
+    b.over ? null : unshown(view, top, ctx, "top"),
     arena(view, ctx),
-    spectator && !b.over ? unshown(view, bottom, ctx) : null,
+    spectator && !b.over ? unshown(view, bottom, ctx, "bottom") : null,
     b.over ? dealt(view, ctx) : null,
     track(view, ctx));
 }
