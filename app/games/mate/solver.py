@@ -6,6 +6,15 @@ card the rest is a finite two-person zero-sum game: ``Solver.value`` is its mini
 found by alpha-beta search with a transposition table keyed on the cards left (two
 20-bit masks and who leads; the move number follows from the cards left).
 
+Move ordering decides how much of the game alpha-beta has to look at, so at every
+position the leads are tried in this order: a mate at once (no search), the lead found
+best the last time this position was searched (kept in the table), then the leads the
+other player can answer with the fewest cards (forcing leads); answers are tried the
+cheapest card that wins the move first, then the weakest card that loses it. The table
+keeps both a lower and an upper bound per position, so a position searched again with
+another window (the bot asks many narrow questions about the same game) starts from
+everything learnt so far.
+
 Values are *net* points of the player to lead: what it scores minus what the other
 scores (only the mater scores, so a game is worth ``+points`` to the mater and
 ``-points`` to the mated). Net points are what a match is decided by (the difference of
@@ -16,8 +25,11 @@ from __future__ import annotations
 
 from .cards import RANK_OF_MASK, SUIT_OF_MASK, VALUE
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
 _BIG = 1 << 20
+#: Beyond any value (the most a game is worth is 242): a bound not known yet.
+_INF = 500
+#: No move stored.
+_NONE = 31
 #: Cards of a mask in a fixed order, precomputed for 10-bit halves (search hot path).
 _LOW_BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(i for i in range(10) if m >> i & 1) for m in range(1 << 10))
@@ -50,7 +62,8 @@ class Solver:
         self.fore = fore
         #: Cards each seat holds at move 1.
         self.size = (10 - fore[0], 10 - fore[1])
-        #: key -> value << 2 | bound kind (an int, not a tuple: millions of entries, no GC)
+        #: key -> (lower bound + 512) << 15 | (upper bound + 512) << 5 | best lead (or
+        #: ``_NONE``): an int, not a tuple (millions of entries, nothing for the GC)
         self.table: dict[int, int] = {}
         self.nodes = 0
 
@@ -87,7 +100,7 @@ class Solver:
         if not follow:
             return VALUE[lead] * (n + self.fore[leader])
         worst = _BIG
-        for a in _cards(follow):
+        for a in _ANSWERS[follow << 5 | lead]:
             v = self._after(lh ^ (1 << lead), ah ^ (1 << a), leader, n, lead, a, alpha,
                             min(beta, worst))
             if v < worst:
@@ -131,44 +144,54 @@ class Solver:
         table = self.table
         hit = table.get(key)
         if hit is not None:
-            v = hit >> 2
-            flag = hit & 3
-            if flag == _EXACT:
-                return v
-            if flag == _LOWER:
-                if v >= beta:
-                    return v
-                if v > alpha:
-                    alpha = v
-            else:
-                if v <= alpha:
-                    return v
-                if v < beta:
-                    beta = v
+            lo = (hit >> 15) - 512
+            hi = ((hit >> 5) & 1023) - 512
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            mv = hit & 31
+        else:
+            lo, hi, mv = -_INF, _INF, _NONE
         start_alpha = alpha
         best = -_BIG
+        best_move = _NONE
         mult = n + self.fore[leader]
-        leads = _cards(lh)
-        # Mating leads first: their value needs no search and often cuts the rest off.
-        for c in leads:
-            if not ah & (SUIT_OF_MASK[c] | RANK_OF_MASK[c]) and VALUE[c] * mult > best:
-                best = VALUE[c] * mult
+        # Mating leads are valued at once (they often cut the rest off); the others are
+        # sorted: the stored best lead first, then by how few cards can answer them.
+        order: list[int] = []
+        for c in _cards(lh):
+            follow = ah & SUIT_OF_MASK[c] or ah & RANK_OF_MASK[c]
+            if not follow:
+                if VALUE[c] * mult > best:
+                    best = VALUE[c] * mult
+                    best_move = c
+            elif c == mv:
+                order.append(c)
+            else:
+                order.append(follow.bit_count() << 5 | c)
         if best > alpha:
             alpha = best
         if best < beta:
+            order.sort()
             other = 1 - leader
             stronger = _STRONGER
             search = self._search
-            for c in leads:
-                follow = ah & SUIT_OF_MASK[c]
-                if not follow:
-                    follow = ah & RANK_OF_MASK[c]
-                    if not follow:
-                        continue  # a mate: counted above
+            answers_of = _ANSWERS
+            for c in order:
+                c &= 31
+                # (The answers: the suit if held, else the rank; none is a mate, done above.)
+                follow = ah & SUIT_OF_MASK[c] or ah & RANK_OF_MASK[c]
                 rest = lh ^ (1 << c)
                 worst = _BIG  # the answerer minimises the leader's value
                 beats = stronger[c]
-                for a in _cards(follow):
+                for a in answers_of[follow << 5 | c]:
                     left = ah ^ (1 << a)
                     if not rest or not left:
                         v = 0 if rest == left else self._tenth(rest, left, c, a, beats[a])
@@ -196,14 +219,42 @@ class Solver:
                             break
                 if worst > best:
                     best = worst
+                    best_move = c
                     if best > alpha:
                         alpha = best
                         if alpha >= beta:
                             break
         if best <= start_alpha:
-            table[key] = best << 2 | _UPPER
+            if best < hi:
+                hi = best
         elif best >= beta:
-            table[key] = best << 2 | _LOWER
+            if best > lo:
+                lo = best
         else:
-            table[key] = best << 2 | _EXACT
+            lo = hi = best
+        table[key] = (lo + 512) << 15 | (hi + 512) << 5 | best_move
         return best
+
+
+def _answer_order(c: int, follow: int) -> tuple[int, ...]:
+    """The cards of ``follow`` in the order to try them as answers to ``c``: the cheapest
+    that wins the move first, then the weakest that loses it (the stronger cards are kept
+    for later)."""
+    weakest_first = _cards(follow)[::-1]
+    return tuple(sorted(weakest_first, key=lambda a: _STRONGER[c][a]))
+
+
+def _answer_orders() -> dict[int, tuple[int, ...]]:
+    """``follow << 5 | lead`` -> the answers in search order, for every lead and every
+    set of answers it can meet (some cards of its suit, or else of its rank)."""
+    out = {}
+    for c in range(20):
+        for group in (SUIT_OF_MASK[c], RANK_OF_MASK[c]):
+            cards = _cards(group)
+            for sub in range(1, 1 << len(cards)):
+                follow = sum(1 << x for i, x in enumerate(cards) if sub >> i & 1)
+                out[follow << 5 | c] = _answer_order(c, follow)
+    return out
+
+
+_ANSWERS: dict[int, tuple[int, ...]] = _answer_orders()
