@@ -458,10 +458,16 @@ def _secrets(record: dict[str, Any], seat: int | None) -> dict[int, set[str]]:
 def _record_of(page: Page, base: str, table_id: str) -> dict[str, Any]:
     found: dict[str, Any] = page.evaluate(
         """async ([base, id]) => {
-          const list = await (await fetch(`${base}/api/matches?table=${id}&game=bingo`)).json();
-          const item = (list.items || list.matches || list)[0];
-          return await (await fetch(`${base}/api/matches/${item.id}`)).json();
+          for (let i = 0; i < 50; i++) {  // the record is stored as the match ends
+            const list = await (await fetch(`${base}/api/matches?table=${id}&game=bingo`)).json();
+            if (list.items.length) {
+              return await (await fetch(`${base}/api/matches/${list.items[0].id}`)).json();
+            }
+            await new Promise(r => setTimeout(r, 100));
+          }
+          return null;
         }""", [base, table_id])
+    assert found, "the finished match is not in the history"
     return {"seed": found["seed"], "options": found["options"],
             "games": [{"setup": g["setup"], "actions": g["actions"]} for g in found["games"]]}
 
