@@ -52,9 +52,11 @@ function back(size, label) {
   return el;
 }
 
-const verb = (seat, ctx, one, other) => (seat === ctx.seat ? one : other);
+/** This browser's own seat, named "You" (a replay seen from a seat names it). */
+const isYou = (seat, ctx) => seat === ctx.seat && ctx.name(seat) === "You";
+const verb = (seat, ctx, one, other) => (isYou(seat, ctx) ? one : other);
 const wins = (seat, ctx) => `${ctx.name(seat)} ${verb(seat, ctx, "win", "wins")}`;
-const whose = (seat, ctx) => (seat === ctx.seat ? "your" : `${ctx.name(seat)}'s`);
+const whose = (seat, ctx) => (isYou(seat, ctx) ? "your" : `${ctx.name(seat)}'s`);
 const battlesWord = (n) => `${n} battle${n === 1 ? "" : "s"}`;
 
 /** The seat drawn at the bottom (this browser's, or seat 0 for a spectator) and the other. */
@@ -106,13 +108,13 @@ function slot(view, seat, ctx) {
     note = "";
   } else if (mine && b.commitment) {
     card = face(b.commitment, { classes: ["dc-committed"] });
-    note = "Your card, face down";
+    note = isYou(seat, ctx) ? "Your card, face down" : `${ctx.name(seat)}'s card, face down to the other side`;
   } else if (info.committed) {
     card = back("", `${ctx.name(seat)}: a card face down`);
     note = `${ctx.name(seat)} ${verb(seat, ctx, "have", "has")} committed`;
   } else {
     card = h("div", { class: "card card--slot dc-slot__empty", "aria-hidden": "true" });
-    note = mine ? "Commit a card from your hand" : `${ctx.name(seat)} ${verb(seat, ctx, "are", "is")} choosing…`;
+    note = isYou(seat, ctx) ? "Commit a card from your hand" : `${ctx.name(seat)} ${verb(seat, ctx, "are", "is")} choosing…`;
   }
   return h("div", {
     class: ["dc-slot", info.committed && "dc-slot--down", view.to_act.includes(seat) && "dc-slot--acting"],
@@ -123,7 +125,7 @@ function slot(view, seat, ctx) {
 /** "Battle 3: 9 against 5 — 9 is higher, Ann wins." with the server's reason. */
 function battleText(battle, ctx) {
   const [c0, c1] = battle.cards;
-  const winner = battle.winner === ctx.seat ? "you win" : wins(battle.winner, ctx);
+  const winner = isYou(battle.winner, ctx) ? "you win" : wins(battle.winner, ctx);
   return `Battle ${battle.number}: ${whose(0, ctx)} ${cardName(c0)} against ${whose(1, ctx)} ${cardName(c1)} — ${battle.why}; ${winner}.`;
 }
 
@@ -242,7 +244,11 @@ function hand(view, ctx) {
   });
   const waiting = !legal.size;
   let note = null;
-  if (!b.over && b.commitment) note = `You committed the ${cardLabel(b.commitment)}; it is revealed when the other side commits.`;
+  if (!b.over && b.commitment) {
+    note = isYou(ctx.seat, ctx)
+      ? `You committed the ${cardLabel(b.commitment)}; it is revealed when the other side commits.`
+      : `${ctx.name(ctx.seat)} committed the ${cardLabel(b.commitment)}, face down.`;
+  }
   return h("div", { class: ["dc-tray", waiting && "dc-tray--waiting"], id: "dc-tray" },
     note ? h("p", { class: "dc-tray__note" }, note) : null,
     h("div", { class: "dc-tray__cards" }, cards));
