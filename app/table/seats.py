@@ -12,6 +12,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from .client import Client
 from .tokens import same_hash
 
@@ -98,6 +100,7 @@ def seat_labels(names: Sequence[str]) -> list[str]:
 
 
 _SEAT = re.compile(r"\{(\d+)\}")
+_SEAT_BYTES = re.compile(rb"\{(\d+)\}")
 
 
 def fill_names(value: Any, labels: Sequence[str]) -> Any:
@@ -112,3 +115,10 @@ def fill_names(value: Any, labels: Sequence[str]) -> Any:
     if isinstance(value, list):
         return [fill_names(v, labels) for v in value]
     return value
+
+
+def fill_names_encoded(data: bytes, labels: Sequence[str]) -> bytes:
+    """``fill_names`` on encoded JSON, in one pass over the bytes (each label JSON-escaped)."""
+    escaped = [orjson.dumps(label)[1:-1] for label in labels]
+    return _SEAT_BYTES.sub(lambda found: escaped[int(found.group(1))]
+                           if int(found.group(1)) < len(escaped) else found.group(0), data)

@@ -69,7 +69,15 @@ from . import messages
 from .client import Client
 from .options import TableConfig, TableOptions
 from .ports import StoredTable, TableStore
-from .seats import Seat, TableError, bot_name, clean_chat, clean_name, fill_names, seat_labels
+from .seats import (
+    Seat,
+    TableError,
+    bot_name,
+    clean_chat,
+    clean_name,
+    fill_names_encoded,
+    seat_labels,
+)
 from .tokens import hash_token, new_token, same_hash
 
 if TYPE_CHECKING:
@@ -127,7 +135,8 @@ class Table:
         self.config = config
         self.metrics = metrics
         self.game: GameSpec = options.spec
-        self._strengths = {b["kind"]: b["strength"] for b in self.game.bot_kinds()}
+        self._bot_kinds = self.game.bot_kinds()
+        self._strengths = {b["kind"]: b["strength"] for b in self._bot_kinds}
         self.seats = [Seat(i) for i in range(self.game.seats)]
         for seat, kind in options.bots:
             self.seats[seat].bot = kind
@@ -135,7 +144,9 @@ class Table:
         self.host_hash: str | None = None
         self.version = 0
         self.match: MatchState | None = None
-        self._split = False  # the match is ``SplitViews``: its shared part is encoded once
+        #: The match again when it is ``SplitViews`` (its shared part is encoded once for
+        #: all recipients), else None: checked once per match, not per view.
+        self._split: SplitViews | None = None
         self._deals = 0  # games dealt at this table: a new one restarts the game's events
         self.info: MatchInfo | None = None
         self.match_id: int | None = None  # the last recorded match of this table
@@ -159,7 +170,7 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         # ((deals, last game over), encoded): ``_scoreboard`` and ``_why``
         self._scoreboard_seen: tuple[tuple[int, bool], bytes] | None = None
-        self._why_seen: tuple[tuple[int, bool], bytes] | None = None
+        self._why_seen: tuple[tuple[int, bool], bytes | None] | None = None
 
     # -- the log -------------------------------------------------------------------
 
@@ -295,7 +306,7 @@ class Table:
     def _new_match(self, seed: int, started_at: str) -> list[Event]:
         number = self.info.number + 1 if self.info else 1
         self.match = self.game.new_match(seed, self.options.rules)
-        self._split = isinstance(self.match, SplitViews)
+        self._split = self.match if isinstance(self.match, SplitViews) else None
         self.info = MatchInfo(number, seed, started_at)
         self.match_id = None
         self._clear_votes()
@@ -450,7 +461,7 @@ class Table:
             "table": {"id": self.id, "game": game.name, "title": game.title,
                       "status": self.status, "options": self.options.public(),
                       "match_id": self.match_id, "spectators": self.spectators,
-                      "bot_kinds": game.bot_kinds()},
+                      "bot_kinds": self._bot_kinds},
             "seats": [s.public(self.host_hash, self._strengths) for s in self.seats],
             "to_act": [] if self.match is None else sorted(self.match.to_act()),
             "match": self._scoreboard(),
@@ -484,16 +495,15 @@ class Table:
         seen = self._why_seen
         if seen is None or seen[0] != key:
             labels = seat_labels([s.name or f"Seat {s.index + 1}" for s in self.seats])
-            seen = self._why_seen = (key, messages.encode(fill_names(match.why(), labels)))
-        return messages.embed(seen[1])
+            why = match.why()
+            seen = self._why_seen = (key, None if why is None else fill_names_encoded(
+                messages.encode(why), labels))
+        return None if seen[1] is None else messages.embed(seen[1])
 
     def _shared_view(self) -> bytes | None:
         """The view's part every recipient shares (``SplitViews.shared_view``), encoded."""
-        match = self.match
-        if match is None or not self._split:
-            return None
-        assert isinstance(match, SplitViews)
-        return messages.encode(match.shared_view())
+        split = self._split
+        return None if split is None else messages.encode(split.shared_view())
 
     def _state(self, viewer: int | None, events: list[Event],
                common: bytes | None = None, shared_view: bytes | None = None,
@@ -506,12 +516,11 @@ class Table:
         that joined or resynced and so has not seen them.
         """
         own: dict[str, Any] = {"game": None}
-        match = self.match
-        if match is not None and self._split:
-            assert isinstance(match, SplitViews)
+        match, split = self.match, self._split
+        if split is not None:
             shared = shared_view or self._shared_view()
             assert shared is not None
-            own["game"] = messages.embed(messages.merge(shared, match.private_view(viewer)))
+            own["game"] = messages.embed(messages.merge(shared, split.private_view(viewer)))
         elif match is not None:
             own["game"] = match.view(viewer)
         own["events"] = [e.for_seat(viewer) for e in events]
@@ -695,10 +704,11 @@ class Table:
             try:
                 if self.closed:
                     raise TableError("unknown_table", "this table is closed")
-                if intent["type"] in self.game.actions:
-                    self.game.read_action(_action_of(intent), self.options.rules)
                 v = intent.get("v")
                 if v is not None and v != self.version:
+                    if intent["type"] in self.game.actions:
+                        # A malformed action is called that, whatever its version.
+                        self.game.read_action(_action_of(intent), self.options.rules)
                     raise TableError("stale_version",
                                      f"you acted on version {v}; the table is at {self.version}")
                 self._intent = None if intent_id is None else (intent_id, client.seat)

@@ -123,8 +123,11 @@ class DingoMatch:
         return self.inner.game.shared_view()
 
     def private_view(self, seat: int | None) -> JSON:
-        # A spectator's form has no ``legal`` in the engine; the contract gives every view one.
-        return {"legal": [], **self.inner.game.private_view(seat), "prompt": self._prompt(seat)}
+        view = self.inner.game.private_view(seat)  # a new dict each time
+        view["prompt"] = self._prompt(seat)
+        if seat is None:  # the engine's spectator form has no ``legal``; every view has one
+            view["legal"] = []
+        return view
 
     def _prompt(self, seat: int | None) -> str:
         game = self.inner.game
