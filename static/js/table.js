@@ -384,11 +384,11 @@ function setTimer(timer) {
 
 /** An event as a line of parts (strings and {card} objects), or null to leave it out of the log. */
 function describe(ev) {
-  if (TABLE_EVENTS.has(ev.type)) return describeEvent(ev, (seat) => nameOf(seat));
-  let line;
-  if (has("describe")) line = hook("describe", ev, makeCtx());
-  else line = ev.say ? say(ev.say) : (ev.type === "match_start" ? describeEvent(ev, nameOf) : null);
-  if (line === null || line === undefined || line === "") return null;
+  if (TABLE_EVENTS.has(ev.type) || ev.type === "match_start") return describeEvent(ev, (seat) => nameOf(seat));
+  // The module's words; where it has none (undefined), the server's `say`.
+  let line = has("describe") ? hook("describe", ev, makeCtx()) : undefined;
+  if (line === undefined) line = ev.say ? say(ev.say) : null;
+  if (line === null || line === "") return null;
   return typeof line === "string" ? [line] : line;
 }
 
