@@ -125,14 +125,19 @@ function trumpsEl(b, ctx) {
     up, h("p", { class: "bingo-spot__count" }, note));
 }
 
-function trickEl(b, ctx) {
+function trickEl(view, ctx) {
+  const b = view.board;
   const t = b.trick;
+  const toAct = view.to_act || [];
+  // The tile just led arrives with a short animation (not again on a redraw).
+  const before = ctx.prev && ctx.prev.board ? ctx.prev.board.trick : undefined;
+  const fresh = before !== undefined && !(before && t && before.lead === t.lead);
   const slots = topDown(ctx).map((seat) => {
     let body;
     if (t && t.leader === seat) {
-      body = tileEl(t.lead, { flat: true, trump: b.trump, classes: ["bingo-played"] });
+      body = tileEl(t.lead, { flat: true, trump: b.trump, classes: [fresh && "bingo-played"] });
     } else {
-      const waiting = b.result ? "" : t ? "to answer" : seat === leaderNow(b) ? "to lead" : "";
+      const waiting = toAct.includes(seat) ? (t ? "to answer" : "to lead") : "";
       body = h("span", { class: "bingo-slot bingo-slot--flat" }, waiting);
     }
     return h("div", { class: ["bingo-trick__slot", `bingo-trick__slot--${ctx.position(seat)}`] },
@@ -140,12 +145,6 @@ function trickEl(b, ctx) {
   });
   const label = b.result ? "Deal over" : `Trick ${b.trick_number}`;
   return spot(label, "bingo-trick", h("div", { class: "bingo-trick__slots", id: "bingo-trick" }, slots));
-}
-
-/** Who leads when no trick is in progress: the last trick's winner, or the deal's leader. */
-function leaderNow(b) {
-  if (b.last_trick) return b.last_trick.winner;
-  return b.leader;
 }
 
 function lastTrickEl(b, ctx) {
@@ -231,7 +230,7 @@ function boardEl(view, ctx) {
   const info = [lastTrickEl(b, ctx), declarationsEl(b, ctx), tallyEl(b, ctx), revealEl(b, ctx)]
     .filter(Boolean);
   return h("div", { class: "bingo-board", dataset: { phase: String(b.phase) } },
-    h("div", { class: "bingo-board__table" }, stockEl(b, ctx), trickEl(b, ctx), trumpsEl(b, ctx)),
+    h("div", { class: "bingo-board__table" }, stockEl(b, ctx), trickEl(view, ctx), trumpsEl(b, ctx)),
     chips.length ? h("div", { class: "bingo-chips" }, chips) : null,
     info.length ? h("div", { class: "bingo-board__info" }, info) : null);
 }
