@@ -65,8 +65,9 @@ def dingo_record(seed: int, **kwargs: Any) -> dict[str, Any]:
     old = play_match_record(seed, **kwargs)
     options = old["options"]
     wins = options["games_to_win"]
-    rule = (f"first to {options['points_to_win']} points" if options["points_to_win"]
-            else f"first to win {wins} game{'' if wins == 1 else 's'}")
+    rule = f"first to win {wins} game{'' if wins == 1 else 's'}"
+    if options["points_to_win"] is not None:
+        rule += f", or to {options['points_to_win']} points"
     summary = {
         "options": options, "game_number": len(old["games"]),
         "game_wins": old["game_wins"], "totals": old["totals"],

@@ -131,12 +131,11 @@ def game_title(game: str) -> str:
 
 
 def dingo_rule(options: dict[str, Any]) -> str:
-    """Dingo's match rule in words (what ``rule`` says on its scoreboard)."""
-    points = options.get("points_to_win")
-    if points is not None:
-        return f"first to {points} points"
+    """Dingo's match rule in words, as its scoreboard states it (app.games.dingo)."""
     wins = int(options.get("games_to_win", 5))
-    return f"first to win {wins} game{'' if wins == 1 else 's'}"
+    rule = f"first to win {wins} game{'s' if wins > 1 else ''}"
+    points = options.get("points_to_win")
+    return rule if points is None else f"{rule}, or to {points} points"
 
 
 def dingo_scoreboard(options: dict[str, Any], winner: int | None, game_wins: list[int],
