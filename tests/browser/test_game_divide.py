@@ -397,6 +397,24 @@ SECRET_LOOK = """(mine) => {
 }"""
 
 
+#: Watches the page for the whole match: every time a face-down slot of a seat in ``seats``
+#: holds anything that names a card (``window.slotLeaks``), and how often slots were seen
+#: face down (``window.slotsDown``).
+WATCH_SLOTS = """(seats) => {
+  window.slotLeaks = []; window.slotsDown = 0;
+  const look = () => {
+    for (const s of seats) {
+      const slot = document.querySelector(`.dc-slot[data-seat="${s}"]`);
+      if (!slot || slot.dataset.committed !== 'true') continue;
+      window.slotsDown += 1;
+      const named = slot.querySelector('[data-card], .dc-card');
+      if (named) window.slotLeaks.push(named.outerHTML);
+    }
+  };
+  new MutationObserver(look).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
 def _open_divide_table(page: Page, base: str, name: str, options: dict[str, Any],
                        bot: str = "equilibrium") -> str:
     """A Divide and Conquer table opened through the API with a bot in seat 1; this page is
@@ -482,6 +500,13 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     # The hand is on the first screen of a desktop too.
     box = page.locator("#hand [data-card]").last.bounding_box()
     assert box and box["y"] + box["height"] <= DESKTOP["height"], box
+    page.evaluate(WATCH_SLOTS, [1])
+    # Someone watching: never a face-down card's value, for either seat.
+    watcher = open_page(DESKTOP)
+    watcher.goto(f"{server}/t/{table_id}")
+    watcher.wait_for_selector("#dc-board")
+    assert watcher.locator("#hand [data-card]").count() == 0
+    watcher.evaluate(WATCH_SLOTS, [0, 1])
     secrets: list[dict[str, Any]] = []
 
     def on_secret(look: dict[str, Any]) -> None:
@@ -493,6 +518,7 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
         assert_no_horizontal_overflow(page)
         if not secrets:
             shot(page, "divide-live-bot-committed-desktop")
+            shot(watcher, "divide-live-spectator-desktop")
         if look["battle"] == 7 and not any(s["battle"] == 7 for s in secrets):
             shot(page, "divide-live-half-two-desktop")
         secrets.append(look)
@@ -502,6 +528,12 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     assert len(secrets) >= moves // 2, "the bot's card was seen face down too rarely"
     page.wait_for_selector("#overlay:not([hidden]) #dc-results")
     shot(page, "divide-live-match-over-desktop")
+    assert page.evaluate("window.slotLeaks") == []
+    assert page.evaluate("window.slotsDown") > 0
+    watcher.wait_for_selector("#overlay:not([hidden]) #dc-results")
+    shot(watcher, "divide-live-spectator-match-over-desktop")
+    assert watcher.evaluate("window.slotLeaks") == []
+    assert watcher.evaluate("window.slotsDown") > 0
     assert "wins the match" in page.inner_text(".winner-line") or \
         "win the match" in page.inner_text(".winner-line")
     assert page.locator("#dc-results tbody tr[data-number]").count() == 10
