@@ -456,21 +456,27 @@ function results(view, why, ctx) {
 }
 
 /**
- * The log: the server's narration, except that while the tally is closed a lead or an answer
- * is logged without its tile, so the log is not a running list of the deal's earlier tricks
- * (the board shows the trick in play and the last one; rules: "count in your head").
+ * The log: the server's narration (`undefined` leaves it to the frame), except that while
+ * the tally is closed a lead or an answer is logged without its tile, so the log is not a
+ * running list of the deal's earlier tricks (the board shows the trick in play and the last
+ * one; rules: "count in your head").
  */
 function describe(event, ctx) {
-  const say = event && typeof event.say === "string" ? event.say : null;
-  if (!say) return null;
+  if (!event || typeof event.say !== "string") return undefined;
   const open = ctx && ctx.options && "open_tally" in ctx.options ? Boolean(ctx.options.open_tally) : openTally;
-  if (!open && event.type === "lead") {
-    return ctx.say(`Trick ${event.trick} led by {${event.seat}}.`);
-  }
-  if (!open && event.type === "follow") {
+  if (open) return undefined;
+  if (event.type === "lead") return ctx.say(`Trick ${event.trick} led by {${event.seat}}.`);
+  if (event.type === "follow") {
     return ctx.say(`Trick ${event.trick} answered by {${event.seat}}, won by {${event.winner}}.`);
   }
-  return ctx.say(say);
+  return undefined;
+}
+
+/** Log lines set off: a deal's start and end as the game's lines, declaring and closing marked. */
+function logKind(event) {
+  if (event.type === "deal" || event.type === "deal_over") return "game";
+  if (["declare", "close", "bingo_bonus"].includes(event.type)) return "hunt";
+  return "";
 }
 
 /** The results panel's heading: who won the deal (the server's `result.winner`). */
@@ -493,5 +499,5 @@ function rule(options, ctx) {
 }
 
 export default {
-  title: "Bingo", render, plate, scoreboard, results, describe, headline, rule,
+  title: "Bingo", render, plate, scoreboard, results, describe, logKind, headline, rule,
 };
