@@ -202,50 +202,75 @@ class PerfectBot:
 def best_average(options: int, worlds: int,
                  value: Callable[[int, int, int, int], int]) -> list[float]:
     """Each option's average value over the worlds, exact for the best option; for the
-    others it may be an upper bound no higher than the best, which is all a choice needs.
-    An option that only ties the best is not searched further, so the first option with
-    the highest score (``scores.index(max(scores))``) is a best one.
+    others it may be an upper bound below the best, which is all a choice needs. An
+    option that only ties the best is not searched further, so the first option with the
+    highest score (``scores.index(max(scores))``) is a best one.
 
     ``value(option, world, alpha, beta)`` is fail-soft alpha-beta: exact inside the
-    window, a bound on the same side outside it. Every option is first searched in world
-    0 with the window starting at the best value found there so far, and the options are
-    then taken best first. The first is searched exactly in every world; each later one
-    with each world's window starting at the best option's value there, so a world where
-    it does no better is settled by a cheap bound. Only when those bounds add up to more
-    than the best total are its bounded worlds searched again in full. (A sum cannot be
-    cut off the way a minimum can, but this keeps most searches of a worse option narrow.)
+    window, a bound on the same side outside it. A search with a narrow window is much
+    cheaper than an exact one, so nearly every question asked is a yes-or-no one (a
+    null window). Every option is first searched in world 0 with the window starting at
+    the best value found there so far, and the options are then taken best first. The
+    first is valued exactly in every world (``exact``: null windows that close in on the
+    value from a guess, the value of the world before). Each later one is asked, world by
+    world, only whether it does better than the best option there: where it does not,
+    that answer is an upper bound; where it does, its value there is settled exactly.
+    If those upper bounds add up to no more than the best total the option is done
+    (most are); otherwise the rest of its worlds are settled exactly too.
     """
+
+    def exact(i: int, w: int, lo: int, hi: int, guess: int) -> int:
+        """The value of option ``i`` in world ``w`` known to lie in ``[lo, hi]`` (MTD(f))."""
+        g = min(max(guess, lo), hi)
+        while lo < hi:
+            b = g + 1 if g == lo else g
+            g = value(i, w, b - 1, b)
+            if g < b:
+                hi = g
+            else:
+                lo = g
+        return lo
+
     first: list[int] = []
-    exact: list[bool] = []
+    exact0: list[bool] = []
     alpha = -_BIG
     for i in range(options):
         v = value(i, 0, alpha, _BIG)
         first.append(v)
-        exact.append(v > alpha)
+        exact0.append(v > alpha)
         alpha = max(alpha, v)
     order = sorted(range(options), key=lambda i: -first[i])  # stable: exact ones first
-    totals = [0.0] * options
+    scores = [0.0] * options
     best_values: list[int] = []
     best_total = -_BIG
+    best_i = order[0]
     for i in order:
-        if not best_values:
-            found = [first[i]] + [value(i, w, -_BIG, _BIG) for w in range(1, worlds)]
+        lo = [-_BIG] * worlds
+        hi = [_BIG] * worlds
+        if exact0[i]:
+            lo[0] = hi[0] = first[i]
         else:
-            found = [first[i]] + [value(i, w, best_values[w], _BIG) for w in range(1, worlds)]
-            if sum(found) > best_total:  # some may be bounds: settle them
-                found = [v if (exact[i] if w == 0 else v > best_values[w])
-                         else value(i, w, -_BIG, _BIG) for w, v in enumerate(found)]
-        total = sum(found)
+            hi[0] = first[i]  # no better than an earlier option there
+        if not best_values:
+            for w in range(worlds):
+                lo[w] = hi[w] = exact(i, w, lo[w], hi[w], first[i] if w == 0 else lo[w - 1])
+        else:
+            for w in range(1, worlds):
+                t = best_values[w]
+                v = value(i, w, t, t + 1)
+                if v <= t:
+                    hi[w] = v
+                else:
+                    lo[w] = hi[w] = exact(i, w, v, _BIG, v)
+            if sum(hi) > best_total:  # it may do better: settle the bounds
+                for w in range(worlds):
+                    if lo[w] < hi[w]:
+                        lo[w] = hi[w] = exact(i, w, lo[w], hi[w], hi[w])
+        total = sum(hi)
         if total > best_total:
-            best_total, best_values = total, found
-        totals[i] = total / worlds
-    # Ties on the score: the option found best comes first.
+            best_total, best_values, best_i = total, hi, i
+        scores[i] = total / worlds
     top = best_total / worlds
-    return [t if t < top else (top if i == _first_best(totals, top, order) else
-                               math.nextafter(top, -math.inf))
-            for i, t in enumerate(totals)]
-
-
-def _first_best(totals: list[float], top: float, order: list[int]) -> int:
-    """The option that set the best total: the first in search order to reach it."""
-    return next(i for i in order if totals[i] >= top)
+    # An option whose score (exact, or an upper bound) reaches the best only ties it.
+    return [top if i == best_i else min(s, math.nextafter(top, -math.inf))
+            for i, s in enumerate(scores)]
