@@ -452,9 +452,10 @@ def _record_of(page: Page, base: str, table_id: str) -> dict[str, Any]:
 
 def _play(page: Page, *, until: str, seconds: float,
           on_secret: Callable[[dict[str, Any]], None] | None = None,
-          on_move: Callable[[int], None] | None = None) -> int:
+          on_move: Callable[[int], bool | None] | None = None) -> int:
     """Click legal commits (first the other side's card is waited for, and what the page
-    shows of it looked at) until ``until`` is on the page; the number of commits."""
+    shows of it looked at) until ``until`` is on the page; the number of commits.
+    ``on_move(moves)`` looks before each commit; True when it made the commit itself."""
     deadline = time.monotonic() + seconds
     mine = int(page.get_attribute(".seat--me", "data-seat") or 0)
     moves = 0
@@ -476,8 +477,10 @@ def _play(page: Page, *, until: str, seconds: float,
         look = page.evaluate(SECRET_LOOK, mine)
         if look["down"] and not look["mineDown"] and on_secret:
             on_secret(look)
-        if on_move:
-            on_move(moves)
+        if on_move and on_move(moves):
+            moves += 1
+            page.wait_for_selector("#hand:not(.hand--busy)")
+            continue
         legal = page.locator(MOVES)
         if not legal.count():
             continue
@@ -570,6 +573,15 @@ def test_divide_on_a_phone(open_page: Callable[..., Page], server: str) -> None:
             assert box["y"] + top + box["height"] <= PHONE["height"], (moves, box, top)
         if moves == 6:
             shot(page, "divide-live-half-two-phone")
+        if moves == 0:
+            # The first commit by keyboard: the frame puts the focus on a legal card.
+            page.wait_for_function("document.activeElement.classList.contains('card--legal')")
+            page.keyboard.press("ArrowRight")
+            chosen = page.evaluate("document.activeElement.dataset.card")
+            page.keyboard.press("Enter")
+            page.wait_for_selector(f'#hand [data-card="{chosen}"]', state="detached")
+            return True
+        return False
 
     moves = _play(page, until="#overlay:not([hidden]) #dc-results", seconds=LIVE_SECONDS / 2,
                   on_move=on_move)
