@@ -57,7 +57,6 @@ const isYou = (seat, ctx) => seat === ctx.seat && ctx.name(seat) === "You";
 const verb = (seat, ctx, one, other) => (isYou(seat, ctx) ? one : other);
 const wins = (seat, ctx) => `${ctx.name(seat)} ${verb(seat, ctx, "win", "wins")}`;
 const whose = (seat, ctx) => (isYou(seat, ctx) ? "your" : `${ctx.name(seat)}'s`);
-const battlesWord = (n) => `${n} battle${n === 1 ? "" : "s"}`;
 
 /** The seat drawn at the bottom (this browser's, or seat 0 for a spectator) and the other. */
 function order(ctx) {
