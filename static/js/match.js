@@ -73,7 +73,14 @@ function renderGeneric(m) {
   const names = seatNames(m.players);
   const name = (seat) => names[seat];
   const seats = m.players.map((p) => p.seat);
-  const say = (text) => String(text || "");
+  // A game's result in the server's words; a result without them shows its per-seat
+  // numbers (Divide and Conquer: battles won), named by their key.
+  const resultText = (g) => {
+    if (g.say) return g.say;
+    const perSeat = Object.entries(g.result || {}).filter(([, v]) => Array.isArray(v)
+      && v.length === seats.length && v.every((x) => typeof x === "number"));
+    return perSeat.map(([key, v]) => `${key.replace(/_/g, " ")}: ${seats.map((s) => `${name(s)} ${v[s]}`).join(" · ")}`).join("; ");
+  };
   const head = h("div", { class: "page-head" },
     h("a", { class: "back-link", href: "/history" }, "\u2190 All matches"),
     h("h1", {}, `Match #${m.id}`),
@@ -97,7 +104,7 @@ function renderGeneric(m) {
     h("td", { class: ["game-winner", g.winner !== null && "win"] },
       g.winner === null ? h("span", { class: "muted" }, "draw")
         : [avatar(name(g.winner), g.winner), h("span", { class: "game-winner__name" }, name(g.winner))]),
-    h("td", { class: "game-say" }, say(g.say)),
+    h("td", { class: "game-say" }, resultText(g)),
     h("td", {}, h("a", { class: "btn btn--small", href: `/matches/${m.id}/games/${g.number}` }, "Replay"))));
   const foot = h("tr", { class: "total" }, h("td", { colspan: "4" },
     h("span", {}, "Standing: "),

@@ -368,6 +368,10 @@ def test_match_page_of_another_game(game_records: dict[str, Any],
             if say:
                 assert row.locator(".game-say").inner_text() == (
                     say.replace("{0}", names[0]).replace("{1}", names[1]))
+            else:  # no words: the result's per-seat numbers (battles won)
+                wins = played["result"]["wins"]
+                assert row.locator(".game-say").inner_text() == (
+                    f"wins: {names[0]} {wins[0]} · {names[1]} {wins[1]}")
             assert row.locator("a", has_text="Replay").get_attribute("href") == (
                 f"/matches/{game_records['ids'][index]}/games/{played['number']}")
         assert page.evaluate(SIDE_SCROLL) == 0
