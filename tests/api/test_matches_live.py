@@ -1,0 +1,106 @@
+"""From a live table to the history, for every two-seat game: a person plays a whole match
+against a bot on a table whose store is the SQL store, and the history then lists the
+match, shows it and replays each game to the end the players saw."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from matchdb import SQLITE, migrated_database
+from tablekit import FakeConn, fast_config, wait_until
+
+from app import games
+from app.config import Settings
+from app.db.store import create_store
+from app.main import create_app
+from app.table.client import Client
+from app.table.manager import TableManager
+from app.table.options import TableOptions
+from app.table.table import Table
+
+TWO_SEAT_GAMES = [name for name in games.names() if games.get(name).seats == 2]
+
+
+async def _answer(table: Table, client: Client, conn: FakeConn,
+                  intent: dict[str, Any]) -> dict[str, Any]:
+    before = len(conn.frames)
+    await table.submit(client, intent)
+
+    def answers() -> list[dict[str, Any]]:
+        return [f for f in conn.frames[before:] if f["type"] in ("ack", "error")]
+
+    await wait_until(answers)
+    return answers()[0]
+
+
+async def _play_to_the_end(table: Table, client: Client, conn: FakeConn, seed: int) -> None:
+    """Seat 0 plays random legal actions from what it was shown until the match is stored."""
+    rng = random.Random(seed)
+    ids = iter(range(10**6))
+
+    def my_turn() -> bool:
+        return bool(conn.states()) and conn.last()["v"] == table.version and (
+            0 in conn.last()["to_act"])
+
+    while True:
+        await wait_until(lambda: table.match_id is not None or my_turn())
+        if table.match_id is not None:
+            return
+        state = conn.last()
+        action = rng.choice(state["game"]["legal"])
+        await _answer(table, client, conn, {**action, "id": f"m{next(ids)}", "v": state["v"]})
+
+
+@pytest.fixture
+async def url(tmp_path: Path) -> AsyncIterator[str]:
+    with migrated_database(SQLITE, tmp_path, None) as database:
+        yield database
+
+
+@pytest.mark.parametrize("name", TWO_SEAT_GAMES)
+async def test_a_match_played_at_a_table_is_in_the_history(url: str, name: str) -> None:
+    spec = games.get(name)
+    store = create_store(url)
+    manager = TableManager(store, fast_config())
+    try:
+        table, host = await manager.create(TableOptions.create(
+            game=name, bots=((1, spec.bot_order[0]),)))
+        conn = FakeConn([])
+        client = Client(conn, manager.config.send_queue_size)
+        await table.join(client, host)
+        await table.submit(client, {"type": "sit", "seat": 0, "name": "Ann"})
+        await wait_until(lambda: any(f["type"] == "seated" for f in conn.frames))
+        await table.submit(client, {"type": "start"})
+        await _play_to_the_end(table, client, conn, 7)
+        assert table.match is not None
+        final = table.match.view(None)
+        scoreboard = table.match.scoreboard()
+        match_id = table.match_id
+        await client.stop()
+    finally:
+        await manager.shutdown()
+        await store.close()
+
+    app = create_app(Settings(database_url=url))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            page = (await http.get("/api/matches", params={"game": name})).json()
+            assert [m["id"] for m in page["items"]] == [match_id]
+            item = page["items"][0]
+            assert (item["game"], item["game_title"]) == (name, spec.title)
+            assert item["standing"] == scoreboard["standing"]
+            assert [p["name"] for p in item["players"]] == ["Ann", table.seats[1].name]
+            detail = (await http.get(f"/api/matches/{match_id}")).json()
+            assert detail["scoreboard"]["rule"] == scoreboard["rule"]
+            last = None
+            for game in detail["games"]:
+                replay = (await http.get(game["replay_url"])).json()
+                assert len(replay["steps"]) == len(game["actions"])
+                last = replay["steps"][-1]["spectator"]
+            assert last == final
