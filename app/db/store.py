@@ -142,9 +142,9 @@ class SqlStore:
     async def finish_match(self, record: dict[str, Any]) -> int:
         """Store a finished match and mark it as its table's last one; return its id.
 
-        The record is checked (shape, and every game replayed through the engine
-        to the scores it claims) before anything is written; a ``ValueError``
-        names what is wrong. Reporting the same match twice (same table, seed
+        The record, of any game (``app.db.match_record``), is checked (shape, and
+        every game replayed through its rules to the result it claims) before
+        anything is written; a ``ValueError`` names what is wrong. Reporting the same match twice (same table, seed
         and start time, e.g. after a restart) stores it once and returns its id.
         """
         rows = parse_match_record(record)
