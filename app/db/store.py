@@ -144,8 +144,9 @@ class SqlStore:
 
         The record, of any game (``app.db.match_record``), is checked (shape, and
         every game replayed through its rules to the result it claims) before
-        anything is written; a ``ValueError`` names what is wrong. Reporting the same match twice (same table, seed
-        and start time, e.g. after a restart) stores it once and returns its id.
+        anything is written; a ``ValueError`` names what is wrong. Reporting the
+        same match twice (same table, seed and start time, e.g. after a restart)
+        stores it once and returns its id.
         """
         rows = parse_match_record(record)
 
