@@ -148,6 +148,7 @@ class Table:
         #: all recipients), else None: checked once per match, not per view.
         self._split: SplitViews | None = None
         self._deals = 0  # games dealt at this table: a new one restarts the game's events
+        self._game_over = False  # ``game_over``
         self.info: MatchInfo | None = None
         self.match_id: int | None = None  # the last recorded match of this table
         self.clients: set[Client] = set()
@@ -217,7 +218,7 @@ class Table:
             if entry.get("auto"):
                 events.insert(0, Event({"type": "auto_move", "seat": actor,
                                         "reason": entry["auto"]}))
-            if self.game_over:
+            if self.match.between_games or self.match.over:
                 self._clear_votes()
             if self.match.over:
                 assert self.info is not None
@@ -278,6 +279,8 @@ class Table:
         else:
             raise ValueError(f"table {self.id}: unknown log entry kind {kind!r}")
         self.version = seq
+        match = self.match
+        self._game_over = match is not None and (match.between_games or match.over)
         if answer_key is not None and intent_id is not None:
             # The sender's answer, as ``submit`` sent it: the last entry of an intent
             # (a match record after the final action) has the version it was acked at.
@@ -299,9 +302,10 @@ class Table:
 
     @property
     def game_over(self) -> bool:
-        """No game is in progress: the last one ended (the match may be over too)."""
-        match = self.match
-        return match is not None and (match.between_games or match.over)
+        """No game is in progress: the last one ended (the match may be over too).
+
+        Kept by ``_fold`` (it is asked several times per action)."""
+        return self._game_over
 
     def _new_match(self, seed: int, started_at: str) -> list[Event]:
         number = self.info.number + 1 if self.info else 1

@@ -38,17 +38,19 @@ _VERBS = {"discard": "discard a card", "pass": "pass a card", "play": "play in t
 def _event(e: DingoEvent) -> Event:
     """The engine's event in the contract's form (one private form for its seats)."""
     private = e.private
-    return Event(e.public, None if private is None else {s: private for s in e.private_seats})
+    if private is None:
+        return Event(e.public)
+    return Event(e.public, dict.fromkeys(e.private_seats, private))
 
 
 def read_action(action: object, seat: int) -> Action:
     """``seat``'s wire-form ``action`` as the engine's ``Action`` (``Malformed`` if it is not
     one: an unknown field, a seat that is not the sender's, not a card...)."""
-    if not isinstance(action, Mapping):
+    if not isinstance(action, dict):
         raise Malformed(f"an action is an object with a type, not {shown(action)}")
-    extra = sorted(set(action) - ACTION_FIELDS)
-    if extra:
-        raise Malformed(f"a Dingo action has no field {extra[0]!r}")
+    if not ACTION_FIELDS.issuperset(action):
+        extra = sorted(str(k) for k in set(action) - ACTION_FIELDS)
+        raise Malformed(f"a Dingo action has no field {shown(extra[0])}")
     if action.get("seat", seat) != seat:
         raise Malformed("the seat is not part of an action: the table knows who sent it")
     return Action.from_dict({**action, "seat": seat})
@@ -102,9 +104,12 @@ class DingoMatch:
         parsed = read_action(action, seat)
         if self.inner.game.over:
             raise Illegal("no game is in progress")
-        events = self.inner.apply(parsed)
-        self._hunts += [e.public for e in events if e.kind == "hunt_result"]
-        return [_event(e) for e in events]
+        converted = []
+        for e in self.inner.apply(parsed):
+            if e.public["type"] == "hunt_result":
+                self._hunts.append(e.public)
+            converted.append(_event(e))
+        return converted
 
     def start_next_game(self) -> list[Event]:
         events = self.inner.start_next_game()
@@ -120,23 +125,24 @@ class DingoMatch:
         return {**self.shared_view(), **self.private_view(seat)}
 
     def shared_view(self) -> JSON:
-        return self.inner.game.shared_view()
+        view = self.inner.game.shared_view()  # a new dict each time
+        view["prompt"] = self._prompt()
+        return view
 
     def private_view(self, seat: int | None) -> JSON:
         view = self.inner.game.private_view(seat)  # a new dict each time
-        view["prompt"] = self._prompt(seat)
         if seat is None:  # the engine's spectator form has no ``legal``; every view has one
             view["legal"] = []
         return view
 
-    def _prompt(self, seat: int | None) -> str:
+    def _prompt(self) -> str:
+        """Who must do what, the same words for every seat (``{2} must pass a card.``: a
+        page names its own seat "You")."""
         game = self.inner.game
-        if game.over:
-            return "The game is over."
         acting = game.to_act
-        assert acting is not None and game.decision is not None
-        verb = _VERBS[game.decision]
-        return f"You must {verb}." if acting == seat else f"{{{acting}}} must {verb}."
+        if game.over or acting is None or game.decision is None:
+            return "The game is over."
+        return f"{{{acting}}} must {_VERBS[game.decision]}."
 
     def scoreboard(self) -> JSON:
         summary = self.inner.summary()
