@@ -31,7 +31,7 @@ from .cards import BY_CODE, CODES, VALUE, answers, beats, cards_in
 from .solver import Solver
 
 _BIG = 1 << 20
-#: Past this many positions kept per solver, the tables start afresh (memory bound).
+#: Past this many positions kept, the table starts afresh (memory bound).
 TABLE_LIMIT = 1_500_000
 
 
@@ -78,23 +78,31 @@ class PerfectBot:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        #: One table of positions for every solver (keyed without seats, see ``Solver``).
+        self.table: dict[int, int] = {}
         self.solvers: dict[tuple[int, int], Solver] = {}
         self.deal: tuple[int, int] = (0, 0)
 
     def solver(self, fore: tuple[int, int]) -> Solver:
+        if len(self.table) > TABLE_LIMIT:
+            self.table = {}
+            self.solvers.clear()
         s = self.solvers.get(fore)
-        if s is None or len(s.table) > TABLE_LIMIT:
-            s = self.solvers[fore] = Solver(fore)
+        if s is None:
+            s = self.solvers[fore] = Solver(fore, self.table)
         return s
 
-    def _same_deal(self, seat: int, board: JSON) -> None:
-        """Keep the solvers' tables for one deal only: positions of another deal never recur,
-        and a table of millions of entries costs memory and time to grow."""
+    def _same_deal(self, board: JSON) -> None:
+        """Keep the table for one deal only: positions of another deal never recur, and a
+        table of millions of entries costs memory and time to grow. The second game of a
+        round deals the same two hands the other way round, so it keeps the first game's
+        table (the positions coincide: see ``Solver``)."""
         dealt = [_mask(board["unplayed"][s]) | _mask([p["card"] for p in board["piles"][s]])
                  for s in (0, 1)]
-        key = (dealt[seat], dealt[1 - seat])
+        key = (min(dealt), max(dealt))
         if key != self.deal:
             self.deal = key
+            self.table = {}
             self.solvers.clear()
 
     def choose(self, view: JSON) -> JSON:
@@ -102,7 +110,7 @@ class PerfectBot:
         if len(legal) == 1:
             return legal[0]
         board = view["board"]
-        self._same_deal(view["seat"], board)
+        self._same_deal(board)
         if board["phase"] == "foreplace":
             scored = self._foreplacement(view["seat"], board, legal)
         else:

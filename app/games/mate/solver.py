@@ -53,19 +53,26 @@ class Solver:
     """The game after the foreplacement decisions: ``fore[s]`` is 1 if seat ``s`` foreplaced.
 
     One solver keeps its table between calls, so the positions of a whole game are
-    searched once (the bot asks again after every move, with fewer cards left).
+    searched once (the bot asks again after every move, with fewer cards left). A
+    position is keyed on what decides its value, which does not include the seats: the
+    two hands (the leader's first), and whether the leader and whether the other player
+    foreplaced (the move number follows from the leader's hand). So solvers of every
+    foreplacement may share one ``table``, and the second game of a round, which deals
+    the same hands the other way round with the other player leading, finds the
+    positions of the first already searched.
     """
 
-    __slots__ = ("fore", "nodes", "size", "table")
+    __slots__ = ("fore", "size", "table", "tag")
 
-    def __init__(self, fore: tuple[int, int]) -> None:
+    def __init__(self, fore: tuple[int, int], table: dict[int, int] | None = None) -> None:
         self.fore = fore
         #: Cards each seat holds at move 1.
         self.size = (10 - fore[0], 10 - fore[1])
         #: key -> (lower bound + 512) << 15 | (upper bound + 512) << 5 | best lead (or
         #: ``_NONE``): an int, not a tuple (millions of entries, nothing for the GC)
-        self.table: dict[int, int] = {}
-        self.nodes = 0
+        self.table: dict[int, int] = {} if table is None else table
+        #: Per leading seat, the key's foreplacement bits: the leader's, the other's.
+        self.tag = (fore[0] << 40 | fore[1] << 41, fore[1] << 40 | fore[0] << 41)
 
     def move_number(self, hands: tuple[int, int]) -> int:
         """The number of the move about to be led (both hands shrink by one a move)."""
@@ -139,8 +146,7 @@ class Solver:
 
     def _search(self, lh: int, ah: int, leader: int, n: int, alpha: int, beta: int) -> int:
         """Negamax with a transposition table: the leader's value at the start of move n."""
-        self.nodes += 1
-        key = lh | ah << 20 | leader << 40
+        key = lh | ah << 20 | self.tag[leader]
         table = self.table
         hit = table.get(key)
         if hit is not None:
