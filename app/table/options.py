@@ -9,7 +9,8 @@ from typing import Any
 from app import games
 from app.games.contract import JSON, GameSpec
 
-#: A turn timer's limits, in seconds (the HTTP schema and the home page use them too).
+#: A turn timer's limits, in seconds: what ``POST /api/tables`` accepts (the home page's
+#: choices lie within them). A table made in code may time faster (tests do), never longer.
 TURN_SECONDS_MIN, TURN_SECONDS_MAX = 5, 600
 
 
@@ -45,8 +46,9 @@ class TableOptions:
             raise ValueError(f"unknown game {self.game!r}: expected one of {games.names()}")
         spec = self.spec
         object.__setattr__(self, "rules", spec.check_options(self.rules))  # raises GameError
-        if self.turn_seconds is not None and not 0 < self.turn_seconds <= 3600:
-            raise ValueError("turn_seconds must be positive (at most an hour) or None")
+        if self.turn_seconds is not None and not 0 < self.turn_seconds <= TURN_SECONDS_MAX:
+            raise ValueError(f"turn_seconds must be positive (at most {TURN_SECONDS_MAX}) "
+                             "or None")
         seats = [seat for seat, _ in self.bots]
         if len(set(seats)) != len(seats) or not all(0 <= s < spec.seats for s in seats):
             raise ValueError(f"bot seats must be distinct seats 0-{spec.seats - 1}")
