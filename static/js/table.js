@@ -6,141 +6,21 @@
 // the felt, the lobby, chat, the game log, the turn timer, the scoreboard box, the results
 // panel, banners, turn alerts and announcements. The game itself is drawn by its module,
 // static/js/games/<name>/index.js, loaded once the first `state` says which game the table
-// plays (`state.table.game`); the interface is static/js/games/README.md.
+// plays (`state.table.game`); the interface is static/js/games/README.md. The frame's other
+// parts: table/state.js (what the page knows, names, places, the module's hooks),
+// table/seats.js (the plates), table/log.js (log and chat), table/alerts.js (turn alerts).
 
 import { $, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
 import { forgetSeat, rememberTable, saveName, savedName, tableMemory } from "./api.js";
 import { Connection } from "./connection.js";
-import { describeEvent, SEAT_LABELS } from "./words.js";
-import { avatar, lineEl, seatNames } from "./render.js";
+import { lineEl } from "./render.js";
 import { setupAlerts, turnAlert } from "./table/alerts.js";
-import fallbackModule from "./table/fallback.js";
-
-const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
-/** Where each seat sits on screen, from the viewer's seat on, by how many seats the game has. */
-const POSITIONS = { 4: ["bottom", "left", "top", "right"], 2: ["bottom", "top"] };
-const ALL_POSITIONS = ["bottom", "left", "top", "right"];
-const LOG_LIMIT = 300;
-const CHAT_LIMIT = 100;
-/** Events of the table itself (docs/protocol.md), told by the frame; a game's module tells the rest. */
-const TABLE_EVENTS = new Set(["seat_taken", "bot_added", "bot_removed", "auto_move", "match_recorded",
-  "host_changed", "seat_replaced"]);
-const GAME_LINES = new Set(["game_start", "game_over", "match_over", "match_start"]);
-
-const S = {
-  seat: null,        // my seat, or null when watching
-  host: false,
-  welcomed: false,
-  state: null,       // the last `state` message
-  pending: null,     // {id, v} of a game intent awaiting its answer
-  seq: 0,
-  timer: null,       // {seats, end (performance.now ms), total (s)}
-  wasLost: false,
-  resultsHidden: null, // resultsKey() of results the player put aside
-  inert: false,      // another tab took this seat: show the table, offer no moves
-  skew: 0,           // server clock minus ours (s), from the turn timer
-  botKind: {},       // per empty seat: the kind the host picked in "Add bot"
-  flashTimer: null,
-  log: loadList("log"),
-  chat: loadList("chat"),
-};
-
-/** The game's module: {name, module}, set once the first state has said which game this is. */
-const G = { name: null, module: null };
-
-// ---- memory of this tab: the log and chat survive a reload ---------------------
-
-function loadList(kind) {
-  try { return JSON.parse(sessionStorage.getItem(`dingo.${kind}.${tableId}`) || "[]"); } catch { return []; }
-}
-function saveList(kind, list) {
-  try { sessionStorage.setItem(`dingo.${kind}.${tableId}`, JSON.stringify(list)); } catch { /* not kept */ }
-}
-
-// ---- the game's module -----------------------------------------------------------------
-
-/** Load `/static/js/games/<game>/index.js` and link its CSS; the fallback if it is missing. */
-async function loadGame(game) {
-  const name = /^[a-z][a-z0-9_-]*$/.test(game || "") ? game : "dingo";
-  const css = h("link", { rel: "stylesheet", href: `/static/js/games/${name}/${name}.css` });
-  const cssLoaded = new Promise((resolve) => {
-    css.addEventListener("load", resolve);
-    css.addEventListener("error", resolve);
-    setTimeout(resolve, 3000);
-  });
-  document.head.appendChild(css);
-  let module = fallbackModule;
-  try {
-    module = (await import(`/static/js/games/${name}/index.js`)).default;
-  } catch (e) {
-    console.error(e);
-    toast("This game cannot be drawn properly in this browser: its moves are shown as buttons.", { error: true });
-  }
-  await cssLoaded;
-  G.name = name;
-  G.module = module;
-  document.body.dataset.game = name;
-}
-
-/** A module's hook, called so that a mistake in it never stops the frame (it is still reported). */
-function hook(name, ...args) {
-  const fn = G.module && G.module[name];
-  if (typeof fn !== "function") return undefined;
-  try {
-    return fn.apply(G.module, args);
-  } catch (e) {
-    setTimeout(() => { throw e; });
-    return undefined;
-  }
-}
-const has = (name) => Boolean(G.module && typeof G.module[name] === "function");
-
-function gameTitle() {
-  if (S.state && S.state.table.title) return S.state.table.title;
-  if (G.module && G.module.title) return G.module.title;
-  const name = G.name || "dingo";
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
-// ---- names and places -------------------------------------------------------------------
-
-function seatsOf(state = S.state) {
-  return state ? state.seats : [0, 1, 2, 3].map((seat) => ({ seat, kind: "empty" }));
-}
-
-const seatCount = () => seatsOf().length;
-
-function nameOf(seat, state = S.state) {
-  if (seat === S.seat && S.seat !== null) return "You";
-  return plainName(seat, state);
-}
-
-/** A seat's name; where two seats share one (three "Heuristic bot"s), the seat number is added. */
-function plainName(seat, state = S.state) {
-  return seatNames(seatsOf(state))[seat] || SEAT_LABELS[seat] || `Seat ${seat + 1}`;
-}
-
-/** The server's narration with `{0}`, `{1}` … replaced by seat names. */
-function say(text) {
-  return String(text ?? "").replace(/\{(\d+)\}/g, (_, i) => plainName(Number(i)));
-}
-
-/** Seat shown at the bottom: mine, or seat 0 for a spectator. */
-const baseSeat = () => (S.seat === null ? 0 : S.seat);
-function positionOf(seat) {
-  const n = seatCount();
-  const list = POSITIONS[n] || POSITIONS[4];
-  return list[(seat - baseSeat() + n) % n];
-}
-
-/** The seats that may act now: `state.to_act` (else the view's `to_act`, a list or one seat). */
-function toAct(g) {
-  if (!g) return [];
-  if (S.state && Array.isArray(S.state.to_act)) return S.state.to_act;
-  if (g.to_act === null || g.to_act === undefined) return [];
-  return Array.isArray(g.to_act) ? g.to_act : [g.to_act];
-}
-
+import {
+  ALL_POSITIONS, G, S, gameOver, gameTitle, has, hook, isMyTurn, loadGame, nameOf, plainName,
+  positionOf, say, seatCount, status, tableId, toAct,
+} from "./table/state.js";
+import { addChat, addLog, describe, logEvents, renderChat, renderLog, replaceGameLog } from "./table/log.js";
+import { seatEl, tick } from "./table/seats.js";
 // ---- the connection ----------------------------------------------------------------
 
 const conn = new Connection(tableId, {
@@ -346,10 +226,10 @@ function onState(msg) {
   if (msg.seats.some((s) => s.host)) S.host = S.seat !== null && Boolean(msg.seats[S.seat].host);
   else S.host = Boolean(S.welcomeHost);
   if (S.pending && msg.v > S.pending.v) S.pending = null;
-  if (msg.log) replaceGameLog(msg.log);
+  if (msg.log) replaceGameLog(msg.log, makeCtx());
   if (S.wasLost && prev) addLog([["Reconnected."]], "meta");
   S.wasLost = false;
-  if (msg.events && msg.events.length) logEvents(msg.events);
+  if (msg.events && msg.events.length) logEvents(msg.events, makeCtx());
   setTimer(msg.timer);
   autoSit(msg);
   render(prev);
@@ -380,87 +260,6 @@ function setTimer(timer) {
   };
 }
 
-// ---- the log and chat ----------------------------------------------------------------------
-
-/** An event as a line of parts (strings and {card} objects), or null to leave it out of the log. */
-function describe(ev) {
-  if (TABLE_EVENTS.has(ev.type) || ev.type === "match_start") return describeEvent(ev, (seat) => nameOf(seat));
-  // The module's words; where it has none (undefined), the server's `say`.
-  let line = has("describe") ? hook("describe", ev, makeCtx()) : undefined;
-  if (line === undefined) line = ev.say ? say(ev.say) : null;
-  if (line === null || line === "") return null;
-  return typeof line === "string" ? [line] : line;
-}
-
-function kindOf(ev) {
-  if (GAME_LINES.has(ev.type)) return "game";
-  if (TABLE_EVENTS.has(ev.type)) return "meta";
-  return hook("logKind", ev) || "";
-}
-
-function logEvents(events) {
-  const ctx = makeCtx();
-  for (const ev of events) {
-    hook("observe", ev, ctx);
-    const parts = describe(ev);
-    if (parts) addLog([parts], kindOf(ev), false, ev.type === "game_start");
-  }
-  saveList("log", S.log);
-}
-
-/**
- * The answer to hello or sync carries the server's log of the current game (from its
- * deal on), which holds what this tab missed while away, or everything on a new device.
- * It replaces our lines from this game's start; earlier lines of this tab stay.
- */
-function replaceGameLog(events) {
-  const dealt = events.length > 0 && events[0].type === "game_start";
-  let keep = 0;
-  if (dealt) {
-    for (let i = S.log.length - 1; i >= 0; i -= 1) {
-      if (S.log[i].start) { keep = i; break; }
-    }
-  }
-  S.log.splice(keep);
-  logEvents(events);
-}
-
-function addLog(lines, kind, save = true, start = false) {
-  for (const parts of lines) S.log.push(start ? { parts, kind, start } : { parts, kind });
-  if (S.log.length > LOG_LIMIT) S.log.splice(0, S.log.length - LOG_LIMIT);
-  if (save) saveList("log", S.log);
-}
-
-function renderLog() {
-  const list = $("#log");
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  fill(list, S.log.map((line) => lineEl(line.parts, "li", { class: line.kind ? `log--${line.kind}` : null })));
-  if (!S.log.length) list.appendChild(h("li", { class: "log--meta" }, "Nothing has happened yet."));
-  if (atBottom || list.dataset.scrolled !== "1") {
-    list.scrollTop = list.scrollHeight;
-    list.dataset.scrolled = "0";
-  }
-}
-
-function addChat(msg) {
-  S.chat.push({ seat: msg.seat, name: msg.name, text: msg.text, at: msg.at });
-  if (S.chat.length > CHAT_LIMIT) S.chat.splice(0, S.chat.length - CHAT_LIMIT);
-  saveList("chat", S.chat);
-  renderChat();
-}
-
-function renderChat() {
-  const list = $("#chat-list");
-  fill(list, S.chat.map((m) => h("li", {},
-    h("b", { class: `chat__name chat__name--${m.seat}` }, m.name), m.text)));
-  if (!S.chat.length) list.appendChild(h("li", { class: "chat__empty" }, "No messages yet."));
-  list.scrollTop = list.scrollHeight;
-  const seated = S.seat !== null && !S.inert;
-  $("#chat-form").hidden = !seated;
-  $("#chat-note").hidden = seated;
-  $("#chat-note").textContent = S.inert ? "Chat from the tab that plays your seat." : "Take a seat to chat.";
-}
-
 // ---- drawing --------------------------------------------------------------------------------
 
 function render(prev = null) {
@@ -473,7 +272,7 @@ function render(prev = null) {
   const seatSlots = {};
   for (const pos of ALL_POSITIONS) fill($(`#pos-${pos}`));
   for (const info of state.seats) {
-    const { el, slot } = seatEl(info, ctx);
+    const { el, slot } = seatEl(info, ctx, { send, sitAt });
     seatSlots[info.seat] = slot;
     $(`#pos-${positionOf(info.seat)}`).appendChild(el);
   }
@@ -493,162 +292,6 @@ function renderWatchers(count) {
   el.textContent = `${count} watching`;
   el.title = count === 1 ? "1 person is watching this table" : `${count} people are watching this table`;
 }
-
-function isMyTurn() {
-  const g = S.state && S.state.game;
-  return Boolean(g && !S.inert && S.seat !== null && toAct(g).includes(S.seat) && g.legal && g.legal.length);
-}
-
-function status() {
-  return S.state.table.status;
-}
-
-/** The game is over (between games, or the match is): the results panel's time. */
-function gameOver() {
-  const g = S.state.game;
-  return Boolean(g && (g.phase === "over" || ["between_games", "match_over"].includes(status())));
-}
-
-/** A seat's plate: who sits there, their badges and presence, the module's part, the host's buttons. */
-function seatEl(info, ctx) {
-  const g = S.state.game;
-  const seat = info.seat;
-  const isMe = seat === S.seat && S.seat !== null;
-  const turn = Boolean(g && toAct(g).includes(seat) && !gameOver());
-  const plate = g ? hook("plate", seat, g, ctx) || {} : {};
-  const winner = Boolean(plate.winner);
-  const el = h("div", {
-    class: ["seat", `seat--${info.kind}`, isMe && "seat--me", turn && "seat--turn", winner && "seat--winner"],
-    dataset: { seat: String(seat) },
-    "aria-label": `${info.kind === "empty" ? "Empty seat" : plainName(seat)}${turn ? ", to play" : ""}`,
-  });
-
-  const bot = info.kind === "bot";
-  const score = typeof plate.score === "string" ? { text: plate.score } : plate.score;
-  const head = h("div", { class: "seat__head" },
-    info.kind === "empty" ? null : avatar(info.name, seat),
-    h("span", { class: "seat__name", title: bot ? `${plainName(seat)}: a bot that plays ${info.strength}` : null },
-      info.kind === "empty" ? `${SEAT_LABELS[seat]}: empty` : plainName(seat),
-      bot ? h("span", { class: "seat__bot" }, " \u00B7 bot") : null),
-    score ? h("span", { class: "seat__points", title: score.title || null }, score.text) : null);
-  if (info.kind !== "empty") {
-    const presence = info.away ? "away: a bot plays for now" : info.connected ? "connected" : "disconnected";
-    head.appendChild(h("span", {
-      class: ["dot", info.connected && !info.away && "dot--on", info.away && "dot--away"],
-      title: presence, role: "img", "aria-label": presence,
-    }));
-  }
-  el.appendChild(head);
-
-  const meta = h("div", { class: "seat__meta" });
-  if (isMe) meta.appendChild(h("span", { class: "badge badge--you" }, "You"));
-  if (bot) meta.appendChild(h("span", { class: "badge badge--bot", title: `Bot strength: ${info.strength}` }, info.strength));
-  if (info.host) meta.appendChild(h("span", { class: "badge badge--host", title: "The host starts the match and manages the seats" }, "Host"));
-  for (const b of plate.badges || []) {
-    meta.appendChild(h("span", { class: ["badge", b.kind && `badge--${b.kind}`], title: b.title || null }, b.text));
-  }
-  if (info.kind === "human" && info.ready && ["between_games", "match_over"].includes(status())) {
-    meta.appendChild(h("span", { class: "badge badge--ready" }, "Ready"));
-  }
-  if (info.away) meta.appendChild(h("span", { class: "badge badge--away" }, "Away"));
-  if (info.kind === "human" && !info.connected) el.appendChild(goneEl(info));
-  if (g) {
-    for (const node of plate.meta || []) meta.appendChild(node);
-    if (turn) {
-      if (S.timer && S.timer.seats.includes(seat) && info.connected) {
-        meta.appendChild(h("span", { class: "timer", dataset: { timer: "1" } },
-          h("span", { class: "timer__text" }), h("span", { class: "timer__bar" }, h("span"))));
-      } else {
-        meta.appendChild(h("span", { class: "timer" }, isMe && !S.inert ? "your turn" : (plate.turn || "deciding…")));
-      }
-    }
-  }
-  if (meta.childNodes.length) el.appendChild(meta);
-  for (const node of plate.body || []) el.appendChild(node);
-
-  // The module's own small area on the plate (render's slots.seats[seat]).
-  const slot = h("div", { class: "seat__game" });
-  el.appendChild(slot);
-
-  const actions = h("div", { class: "seat__actions" });
-  if (info.kind === "empty" && S.seat === null && !S.inert) {
-    actions.appendChild(h("button", { class: "btn btn--primary btn--small", type: "button", onclick: () => sitAt(seat) }, "Sit here"));
-  }
-  const host = S.host && !S.inert;
-  if (info.kind === "empty" && host) {
-    actions.appendChild(botPicker(seat, "Add bot", (kind) => send("add_bot", { seat, kind })));
-  }
-  if (info.kind === "bot" && host && status() !== "playing") {
-    actions.appendChild(h("button", {
-      class: "btn btn--ghost-dark btn--small", type: "button",
-      onclick: () => send("remove_bot", { seat }),
-    }, "Remove bot"));
-  }
-  if (info.kind === "human" && host && !info.host && !isMe) {
-    actions.appendChild(h("button", {
-      class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Make ${plainName(seat)} the host`,
-      onclick: () => send("make_host", { seat }),
-    }, "Make host"));
-    if (!info.connected) {
-      actions.appendChild(botPicker(seat, "Give to a bot", (kind) => send("replace_seat", { seat, kind })));
-      if (status() !== "playing") {
-        actions.appendChild(h("button", {
-          class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Free ${plainName(seat)}'s seat`,
-          onclick: () => send("replace_seat", { seat }),
-        }, "Free seat"));
-      }
-    }
-  }
-  if (actions.childNodes.length) el.appendChild(actions);
-  return { el, slot };
-}
-
-/** The bot kinds the server has ("easy", "normal", ...), as a select, and a button to use the pick. */
-function botPicker(seat, label, onPick) {
-  const kinds = S.state.table.bot_kinds || [];
-  // The "normal" bot unless the host picks another (Dingo's heuristic bot).
-  const fallback = (kinds.find((k) => k.strength === "normal") || kinds.find((k) => k.kind === "heuristic")
-    || kinds[kinds.length - 1] || { kind: "heuristic" }).kind;
-  const chosen = S.botKind[seat] || fallback;
-  const select = h("select", {
-    class: "bot-kind", "aria-label": `Bot strength for ${(SEAT_LABELS[seat] || `seat ${seat + 1}`).toLowerCase()}`,
-    onchange: (e) => { S.botKind[seat] = e.target.value; },
-  }, kinds.map((k) => h("option", { value: k.kind, selected: k.kind === chosen }, k.strength)));
-  return h("span", { class: "bot-pick" }, select, h("button", {
-    class: "btn btn--ghost-dark btn--small", type: "button",
-    onclick: () => onPick(S.botKind[seat] || fallback),
-  }, label));
-}
-
-/** "Bea left · a bot takes over in 0:45" (ticking), or "Bea is away · a bot plays for now". */
-function goneEl(info) {
-  const name = plainName(info.seat);
-  if (info.away || !info.back_by) {
-    return h("p", { class: "seat__gone" }, `${name} left \u00B7 a bot plays for now`);
-  }
-  return h("p", { class: "seat__gone", dataset: { backBy: String(info.back_by), name } },
-    `${name} left \u00B7 a bot takes over in ${countdown(info.back_by)}`);
-}
-
-function countdown(serverTime) {
-  const secs = Math.max(0, Math.ceil(serverTime - (Date.now() / 1000 + S.skew)));
-  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
-}
-
-function tick() {
-  for (const el of document.querySelectorAll("[data-back-by]")) {
-    el.textContent = `${el.dataset.name} left \u00B7 a bot takes over in ${countdown(Number(el.dataset.backBy))}`;
-  }
-  for (const el of document.querySelectorAll("[data-timer]")) {
-    if (!S.timer) continue;
-    const left = Math.max(0, (S.timer.end - performance.now()) / 1000);
-    const secs = Math.ceil(left);
-    el.querySelector(".timer__text").textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
-    el.querySelector(".timer__bar span").style.width = `${Math.min(100, (left / S.timer.total) * 100)}%`;
-    el.classList.toggle("timer--low", left <= 5);
-  }
-}
-setInterval(tick, 250);
 
 // ---- the game: the centre, the tray, the side ---------------------------------------------------
 
@@ -820,7 +463,7 @@ function resultPanel(ctx) {
 /** Tell screen readers what changed: the events of this state, and when it becomes your turn. */
 function announce(msg, prev, wasMyTurn) {
   if (!prev) return;
-  const lines = (msg.events || []).map((ev) => describe(ev)).filter(Boolean)
+  const lines = (msg.events || []).map((ev) => describe(ev, makeCtx())).filter(Boolean)
     .map((parts) => lineEl(parts).textContent);
   for (const info of msg.seats) {
     const before = prev.seats[info.seat];

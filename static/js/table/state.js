@@ -1,0 +1,140 @@
+// The table frame's shared state: what this page knows (S), the game's module (G), and the
+// small questions every part of the frame asks (names, places, whose turn, the module's hooks).
+
+import { h, toast } from "../dom.js";
+import { SEAT_LABELS } from "../words.js";
+import { seatNames } from "../render.js";
+import fallbackModule from "./fallback.js";
+
+export const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+/** Where each seat sits on screen, from the viewer's seat on, by how many seats the game has. */
+export const POSITIONS = { 4: ["bottom", "left", "top", "right"], 2: ["bottom", "top"] };
+export const ALL_POSITIONS = ["bottom", "left", "top", "right"];
+export const S = {
+  seat: null,        // my seat, or null when watching
+  host: false,
+  welcomed: false,
+  state: null,       // the last `state` message
+  pending: null,     // {id, v} of a game intent awaiting its answer
+  seq: 0,
+  timer: null,       // {seats, end (performance.now ms), total (s)}
+  wasLost: false,
+  resultsHidden: null, // resultsKey() of results the player put aside
+  inert: false,      // another tab took this seat: show the table, offer no moves
+  skew: 0,           // server clock minus ours (s), from the turn timer
+  botKind: {},       // per empty seat: the kind the host picked in "Add bot"
+  flashTimer: null,
+  log: loadList("log"),
+  chat: loadList("chat"),
+};
+
+/** The game's module: {name, module}, set once the first state has said which game this is. */
+export const G = { name: null, module: null };
+
+// ---- memory of this tab: the log and chat survive a reload ---------------------
+
+export function loadList(kind) {
+  try { return JSON.parse(sessionStorage.getItem(`dingo.${kind}.${tableId}`) || "[]"); } catch { return []; }
+}
+export function saveList(kind, list) {
+  try { sessionStorage.setItem(`dingo.${kind}.${tableId}`, JSON.stringify(list)); } catch { /* not kept */ }
+}
+
+// ---- the game's module -----------------------------------------------------------------
+
+/** Load `/static/js/games/<game>/index.js` and link its CSS; the fallback if it is missing. */
+export async function loadGame(game) {
+  const name = /^[a-z][a-z0-9_-]*$/.test(game || "") ? game : "dingo";
+  const css = h("link", { rel: "stylesheet", href: `/static/js/games/${name}/${name}.css` });
+  const cssLoaded = new Promise((resolve) => {
+    css.addEventListener("load", resolve);
+    css.addEventListener("error", resolve);
+    setTimeout(resolve, 3000);
+  });
+  document.head.appendChild(css);
+  let module = fallbackModule;
+  try {
+    module = (await import(`/static/js/games/${name}/index.js`)).default;
+  } catch (e) {
+    console.error(e);
+    toast("This game cannot be drawn properly in this browser: its moves are shown as buttons.", { error: true });
+  }
+  await cssLoaded;
+  G.name = name;
+  G.module = module;
+  document.body.dataset.game = name;
+}
+
+/** A module's hook, called so that a mistake in it never stops the frame (it is still reported). */
+export function hook(name, ...args) {
+  const fn = G.module && G.module[name];
+  if (typeof fn !== "function") return undefined;
+  try {
+    return fn.apply(G.module, args);
+  } catch (e) {
+    setTimeout(() => { throw e; });
+    return undefined;
+  }
+}
+export const has = (name) => Boolean(G.module && typeof G.module[name] === "function");
+
+export function gameTitle() {
+  if (S.state && S.state.table.title) return S.state.table.title;
+  if (G.module && G.module.title) return G.module.title;
+  const name = G.name || "dingo";
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+// ---- names and places -------------------------------------------------------------------
+
+export function seatsOf(state = S.state) {
+  return state ? state.seats : [0, 1, 2, 3].map((seat) => ({ seat, kind: "empty" }));
+}
+
+export const seatCount = () => seatsOf().length;
+
+export function nameOf(seat, state = S.state) {
+  if (seat === S.seat && S.seat !== null) return "You";
+  return plainName(seat, state);
+}
+
+/** A seat's name; where two seats share one (three "Heuristic bot"s), the seat number is added. */
+export function plainName(seat, state = S.state) {
+  return seatNames(seatsOf(state))[seat] || SEAT_LABELS[seat] || `Seat ${seat + 1}`;
+}
+
+/** The server's narration with `{0}`, `{1}` … replaced by seat names. */
+export function say(text) {
+  return String(text ?? "").replace(/\{(\d+)\}/g, (_, i) => plainName(Number(i)));
+}
+
+/** Seat shown at the bottom: mine, or seat 0 for a spectator. */
+export const baseSeat = () => (S.seat === null ? 0 : S.seat);
+export function positionOf(seat) {
+  const n = seatCount();
+  const list = POSITIONS[n] || POSITIONS[4];
+  return list[(seat - baseSeat() + n) % n];
+}
+
+/** The seats that may act now: `state.to_act` (else the view's `to_act`, a list or one seat). */
+export function toAct(g) {
+  if (!g) return [];
+  if (S.state && Array.isArray(S.state.to_act)) return S.state.to_act;
+  if (g.to_act === null || g.to_act === undefined) return [];
+  return Array.isArray(g.to_act) ? g.to_act : [g.to_act];
+}
+
+export function isMyTurn() {
+  const g = S.state && S.state.game;
+  return Boolean(g && !S.inert && S.seat !== null && toAct(g).includes(S.seat) && g.legal && g.legal.length);
+}
+
+export function status() {
+  return S.state.table.status;
+}
+
+/** The game is over (between games, or the match is): the results panel's time. */
+export function gameOver() {
+  const g = S.state.game;
+  return Boolean(g && (g.phase === "over" || ["between_games", "match_over"].includes(status())));
+}
