@@ -186,18 +186,30 @@ class PerfectBot:
             return -solver.value(hands, op, -beta, -alpha)
 
         if not board["decided"][op]:
-            # I decide first: each choice against the other player's best reply.
+            # I decide first: each choice against the other player's best reply. After the
+            # first, a choice is only asked whether every reply leaves it better than the
+            # best so far (yes-or-no questions, the reply that last said no asked first);
+            # only a choice that passes is valued exactly. A choice that merely ties is
+            # scored no higher than the earlier one, which is then the first best.
             replies: list[int | None] = [None, *cards_in(theirs)]
             scored: list[float] = []
             best = -_BIG
             for fm in options:
-                worst = _BIG
-                for fo in replies:
-                    worst = min(worst, value(fm, fo, best - 1, worst))
-                    if worst < best:
-                        break
-                scored.append(worst)
-                best = max(best, worst)
+                refuted = False
+                if best > -_BIG:
+                    for k, fo in enumerate(replies):
+                        bound = value(fm, fo, best, best + 1)
+                        if bound <= best:
+                            refuted = True
+                            replies.insert(0, replies.pop(k))
+                            scored.append(bound)
+                            break
+                if not refuted:
+                    worst = _BIG
+                    for fo in replies:
+                        worst = min(worst, value(fm, fo, best, worst))
+                    scored.append(worst)
+                    best = worst
             return scored
         if not board["foreplaced"][op]:
             return best_average(len(options), 1,
