@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import games
 from app.api import api_router
 from app.api.errors import validation_error
 from app.api.guards import HeaderCountLimit
@@ -94,11 +95,19 @@ def _add_pages(app: FastAPI) -> None:
     for path, name in PAGES.items():
         app.add_api_route(path, _page(STATIC_DIR / name), methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules", _rules, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/rules/{game}", _game_rules, methods=["GET"], include_in_schema=False)
     app.add_exception_handler(StarletteHTTPException, _not_found_page)
 
 
 async def _rules() -> HTMLResponse:
     return HTMLResponse(rules_page())
+
+
+async def _game_rules(game: str) -> HTMLResponse:
+    """A hosted game's rules page; an unknown game is the "not found" page."""
+    if game not in games.REGISTRY:
+        raise StarletteHTTPException(404)
+    return HTMLResponse(rules_page(game))
 
 
 async def _not_found_page(request: Request, exc: Exception) -> Response:

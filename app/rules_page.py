@@ -1,9 +1,11 @@
-"""The rules page (`/rules`): docs/rules.md turned into HTML once, by a small converter.
+"""The rules pages: `/rules` (Dingo, docs/rules.md) and `/rules/{game}` (each hosted game's
+page, docs/rules-<game>.md), turned into HTML once each, by a small converter.
 
-The converter knows only what docs/rules.md uses: `#` headings, paragraphs,
-`-` and `1.` lists (nested by two spaces, continued by indented lines), and
-inline `` `code` ``, ``**strong**`` and ``*emphasis*``. Every piece of text is
-HTML-escaped first, so the page can hold no markup the file did not mean.
+The converter knows only what those files use: `#` headings, paragraphs, `-` and `1.`
+lists (nested by two spaces, continued by indented lines), `|` tables (the second row
+is the header's rule), and inline `` `code` ``, ``**strong**`` and ``*emphasis*``.
+Every piece of text is HTML-escaped first, so a page can hold no markup the file did
+not mean.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES_MD = ROOT / "docs" / "rules.md"
+DOCS = ROOT / "docs"
 RULES_TEMPLATE = ROOT / "static" / "rules.html"
 #: Where the template takes the converted rules.
 SLOT = "<!-- rules -->"
@@ -53,6 +55,18 @@ def markdown_to_html(source: str) -> str:
     text: list[str] = []  # the raw text of the paragraph or list item being read
     paragraph = False
     lists: list[tuple[str, int]] = []  # open lists: tag and indent, innermost last
+    rows: list[list[str]] = []  # the table being read
+
+    def end_table() -> None:
+        if not rows:
+            return
+        head, body = rows[0], [r for r in rows[1:] if not all(set(c) <= set("-: ") for c in r)]
+        cells = "".join(f"<th>{inline(c)}</th>" for c in head)
+        out.append(f'<div class="table-wrap"><table><thead><tr>{cells}'
+                   + "</tr></thead><tbody>" + "".join(
+                       "<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>"
+                       for r in body) + "</tbody></table></div>")
+        rows.clear()
 
     def end_text() -> None:
         nonlocal paragraph
@@ -68,6 +82,11 @@ def markdown_to_html(source: str) -> str:
             out.append(f"</li></{lists.pop()[0]}>")
 
     for line in source.splitlines():
+        if line.startswith("|"):
+            end_lists()
+            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+            continue
+        end_table()
         heading = _HEADING.match(line)
         item = _ITEM.match(line)
         if not line.strip():
@@ -98,11 +117,29 @@ def markdown_to_html(source: str) -> str:
             paragraph = True
             text.append(line.strip())
     end_lists()
+    end_table()
     return "\n".join(out)
 
 
+def rules_file(game: str) -> Path:
+    """Where a game's rules page is (``docs/rules.md`` is Dingo's)."""
+    return DOCS / ("rules.md" if game == "dingo" else f"rules-{game}.md")
+
+
 @cache
-def rules_page() -> str:
-    """The whole `/rules` page: the template with the converted rules in it (made once)."""
+def rules_page(game: str = "dingo") -> str:
+    """A game's whole rules page: the template with the converted rules in it, and links to
+    the other games' pages (made once per game)."""
+    from app import games  # the registry: every hosted game has a page
+
+    current = ' aria-current="page"'
+    links = " · ".join(
+        f'<a href="/rules/{name}"{current if name == game else ""}>'
+        f"{html.escape(games.get(name).title)}</a>"
+        for name in sorted(games.names(), key=lambda n: (n != "dingo", n)))
+    title = html.escape(games.get(game).title)
     template = RULES_TEMPLATE.read_text(encoding="utf-8")
-    return template.replace(SLOT, markdown_to_html(RULES_MD.read_text(encoding="utf-8")))
+    return (template.replace("<title>Rules ·", f"<title>Rules of {title} ·")
+            .replace(SLOT, f'<nav class="rules-games" aria-label="Rules of each game">{links}'
+                           "</nav>\n"
+                           + markdown_to_html(rules_file(game).read_text(encoding="utf-8"))))

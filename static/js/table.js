@@ -283,6 +283,7 @@ function render(prev = null) {
   tick();
   const myTurn = isMyTurn();
   document.title = `${myTurn ? "\u25CF Your turn · " : ""}${gameTitle()} table ${tableId}`;
+  $("#rules-link").href = `/rules/${encodeURIComponent(S.state ? S.state.table.game || "dingo" : "dingo")}`;
 }
 
 // How many connections watch without a seat (you among them if you have none).

@@ -11,11 +11,12 @@ import pytest
 from fastapi import FastAPI
 from matchdb import SQLITE, migrated_database, play_match_record
 
+from app import games
 from app.cli import main as cli_main
 from app.config import Settings
 from app.db.store import create_store
 from app.main import create_app
-from app.rules_page import RULES_MD, inline, markdown_to_html
+from app.rules_page import inline, markdown_to_html, rules_file
 
 
 @pytest.fixture
@@ -70,7 +71,7 @@ async def test_the_rules_page_renders_docs_rules_md(client: httpx.AsyncClient) -
     r = await client.get("/rules")
     assert r.status_code == 200
     page = r.text
-    source = RULES_MD.read_text(encoding="utf-8")
+    source = rules_file("dingo").read_text(encoding="utf-8")
     headings = re.findall(r"^## (.*)$", source, re.M)
     assert len(headings) > 5
     for heading in headings:
@@ -81,6 +82,28 @@ async def test_the_rules_page_renders_docs_rules_md(client: httpx.AsyncClient) -
     assert "**" not in body and "`" not in body and "<!-- rules -->" not in page
     assert body.count("<li>") == len(re.findall(r"^ *(?:-|\d+\.) ", source, re.M))
     assert 'href="/history"' in page and 'href="/"' in page
+
+
+async def test_every_game_has_its_rules_page(client: httpx.AsyncClient) -> None:
+    for name in games.names():
+        page = (await client.get(f"/rules/{name}")).text
+        source = rules_file(name).read_text(encoding="utf-8")
+        assert f"<title>Rules of {games.get(name).title} ·" in page
+        for heading in re.findall(r"^## (.*)$", source, re.M):
+            assert f">{inline(heading)}</h2>" in page
+        tables = len(re.findall(r"^\|[- :|]+\|$", source, re.M))  # one rule row per table
+        assert page.count("<table>") == tables
+        assert page.count('class="rules-games"') == 1
+        assert f'href="/rules/{name}" aria-current' in page
+    missing = await client.get("/rules/chess")
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+
+
+def test_the_converter_makes_tables() -> None:
+    html = markdown_to_html("| a | b <i> |\n|---|:-:|\n| `1` | **2** |\n\nafter")
+    assert html == ('<div class="table-wrap"><table><thead><tr><th>a</th><th>b &lt;i&gt;</th>'
+                    "</tr></thead><tbody><tr><td><code>1</code></td><td><strong>2</strong>"
+                    "</td></tr></tbody></table></div>\n<p>after</p>")
 
 
 def test_the_converter_escapes_html_and_nests_lists() -> None:
