@@ -178,6 +178,7 @@ class TableInfo(_Message):
     id: str
     game: str
     title: str
+    rule: str  # the match rule in words ("first to win 5 games")
     status: TableStatus
     options: TableOptionsPublic
     match_id: int | None

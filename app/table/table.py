@@ -136,6 +136,8 @@ class Table:
         self.metrics = metrics
         self.game: GameSpec = options.spec
         self._bot_kinds = self.game.bot_kinds()
+        #: The match rule in words, shown before a match starts too (a match dealt to ask).
+        self._rule = str(self.game.new_match(0, options.rules).scoreboard()["rule"])
         self._strengths = {b["kind"]: b["strength"] for b in self._bot_kinds}
         self.seats = [Seat(i) for i in range(self.game.seats)]
         for seat, kind in options.bots:
@@ -462,7 +464,7 @@ class Table:
         return messages.encode({
             "type": "state",
             "v": self.version,
-            "table": {"id": self.id, "game": game.name, "title": game.title,
+            "table": {"id": self.id, "game": game.name, "title": game.title, "rule": self._rule,
                       "status": self.status, "options": self.options.public(),
                       "match_id": self.match_id, "spectators": self.spectators,
                       "bot_kinds": self._bot_kinds},

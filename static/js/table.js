@@ -531,7 +531,8 @@ function renderScoreboard(ctx) {
   const state = S.state;
   const opts = state.table.options || {};
   const notes = [];
-  const rule = has("rule") ? hook("rule", opts, ctx) : state.match && state.match.rule;
+  const rule = has("rule") ? hook("rule", opts, ctx)
+    : (state.match && state.match.rule) || state.table.rule;
   if (rule) notes.push(rule.charAt(0).toUpperCase() + rule.slice(1));
   const seconds = opts.turn_seconds ?? state.table.turn_seconds;
   notes.push(seconds ? `${seconds} s per turn` : "no turn timer");
