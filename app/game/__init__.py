@@ -7,10 +7,12 @@ through ``Game.apply`` and reads it through ``Game.view``; see docs/rules.md.
 from .actions import DISCARD, PASS, PLAY, Action
 from .bots import BOT_KINDS, Bot, HeuristicBot, RandomBot, make_bot
 from .cards import code, codes, parse_card
+from .dealing import Deal, deal, deal_from
 from .errors import DingoError, IllegalAction, MalformedAction, NotYourTurn
 from .events import Event
 from .match import Match, MatchOptions
-from .state import EXCHANGE, HUNT, OVER, Deal, Game, deal, deal_from
+from .phases import EXCHANGE, HUNT, OVER
+from .state import Game
 
 __all__ = [
     "BOT_KINDS", "DISCARD", "EXCHANGE", "HUNT", "OVER", "PASS", "PLAY", "Action", "Bot", "Deal",

@@ -32,19 +32,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from .cards import ACE, HEARTS, PACK, RABBITS, RANKS, WOLVES, Card, parse_card
-from .state import (
-    DIRECTIONS,
-    EXCHANGE,
-    HUNT,
-    OVER,
-    ROUND_NAMES,
-    ROUNDS,
-    Deal,
-    Game,
-    HuntRecord,
-    HuntState,
-    deal,
-)
+from .dealing import Deal, deal
+from .phases import DIRECTIONS, EXCHANGE, HUNT, OVER, ROUND_NAMES, ROUNDS
+from .state import Game, HuntRecord, HuntState
 
 _ROUND_OF_DIRECTION = {DIRECTIONS[offset]: r for r, (_, offset) in enumerate(ROUNDS) if offset}
 _ACES = frozenset(c for c in PACK if c >> 2 == ACE)

@@ -34,8 +34,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .bots import ALL_BOT_KINDS, Bot, RandomBot, make_bot
+from .dealing import deal_from
 from .hard import HardBot
-from .state import Game, deal_from
+from .state import Game
 
 
 @dataclass

@@ -1,10 +1,17 @@
-"""One game of Dingo: deal, discards and exchanges, the hunts, the result.
+"""The rules of one game of Dingo: discards and exchanges, the hunts, the result.
 
 ``Game`` is the authoritative state. It is built from a seed (or an explicit
-deal) and changed only by ``apply``; compulsory plays (a dingo, a playable
-``AD``) and seats with nothing to decide are handled inside ``apply`` so the
-state always rests on a real decision or on the end of the game. A game is
-therefore its deal plus its list of actions, and ``Game.replay`` rebuilds it.
+deal, see ``dealing``) and changed only by ``apply``; compulsory plays (a
+dingo, a playable ``AD``) and seats with nothing to decide are handled inside
+``apply`` so the state always rests on a real decision or on the end of the
+game. A game is therefore its deal plus its list of actions, and
+``Game.replay`` rebuilds it.
+
+This module holds what changes a game and what may change it: the legal
+actions, ``apply`` and its checks, the exchange, the hunts and how each one is
+scored, the end and its tie-break. What a seat may see of the state (``view``,
+``views`` and their caches) is ``views.GameViews``, which ``Game`` inherits;
+the phases and the order of the exchange rounds are ``phases``.
 
 Hands are bit masks over card integers (see ``cards``); views and events turn
 them into card codes. The same code serves the table server and the
@@ -12,13 +19,10 @@ simulator: ``record_events=False`` only skips building the game log, and the
 legal actions are shared, prebuilt ``Action`` values, so a simulated game
 allocates almost nothing per move.
 """
-
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .actions import DISCARD, PASS, PLAY, Action
@@ -26,10 +30,8 @@ from .cards import (
     ACE,
     AD,
     AH,
-    CODES,
     DIAMONDS,
     HEARTS,
-    PACK,
     PENALTY_VALUE,
     RABBITS,
     RANKS,
@@ -41,49 +43,18 @@ from .cards import (
     cards_in,
     code,
     codes,
-    describe,
     rank_of,
 )
+from .dealing import Deal, checked_deal, deal
 from .errors import IllegalAction, MalformedAction, NotYourTurn, shown
 from .events import Event
+from .phases import DIRECTIONS, EXCHANGE, EXCHANGE_STEPS, HUNT, OVER, ROUNDS
+from .views import GameViews
 
-EXCHANGE, HUNT, OVER = "exchange", "hunt", "over"
-
-#: Views: the codes of a mask's cards, lowest first; each suit's cards, as a mask.
-_list_codes = bit_lister(CODES)
-_SUIT_MASKS = tuple(sum(1 << card(r, s) for r in range(13)) for s in range(4))
-#: The rabbit pile's codes by the next rank to hunt (up to ACE + 1, when none is left).
-_RABBIT_CODES = tuple(tuple(codes(RABBITS[n:])) for n in range(ACE + 2))
-
-
-@lru_cache(maxsize=4096)
-def _hand_codes(mask: int) -> tuple[str, ...]:
-    """A hand's codes sorted by suit then rank; views ask for each hand after every action."""
-    # Within one suit, card numbers grow with the rank: list suit by suit, no sort.
-    return (*_list_codes(mask & _SUIT_MASKS[0]), *_list_codes(mask & _SUIT_MASKS[1]),
-            *_list_codes(mask & _SUIT_MASKS[2]), *_list_codes(mask & _SUIT_MASKS[3]))
-
-
-@lru_cache(maxsize=4096)
-def _wire(action: Action) -> dict[str, Any]:
-    """``action.to_dict()``, shared by every view that lists it (views are read-only)."""
-    return action.to_dict()
-
-
-#: The seven exchange rounds; a pass round's number is the receiver's offset.
-ROUNDS: tuple[tuple[str, int], ...] = (
-    (DISCARD, 0), (PASS, 1), (DISCARD, 0), (PASS, 2), (DISCARD, 0), (PASS, 3), (DISCARD, 0),
-)
-DIRECTIONS = {1: "left", 2: "across", 3: "right"}
-ROUND_NAMES = ("discard 1", "pass left", "discard 2", "pass across", "discard 3",
-               "pass right", "discard 4")
-HAND_SIZE = 10
-EXCHANGE_STEPS = len(ROUNDS) * 4
 _ROUND_KINDS = tuple(kind for kind, _ in ROUNDS)
 _ROUND_OFFSETS = tuple(offset for _, offset in ROUNDS)
 _NOT_ACES = (1 << card(ACE, 0)) - 1  # aces are the four highest card numbers
 _ACE_RANK_FIRST = card(ACE, 0)
-_PACK_SET = frozenset(PACK)
 _BITS = tuple(1 << c for c in range(52))
 
 
@@ -119,29 +90,6 @@ _SEAT_CARD_ACTIONS = tuple(tuple(tuple(Action(seat, kind, (c,)) for c in range(5
                                  for seat in range(4)) for kind in (DISCARD, PASS))
 _cards_in = bit_lister(range(52))
 _HUNT_OPTIONS = _build_hunt_options()
-
-
-class Deal(tuple[tuple[Card, ...], ...]):
-    """Four sorted hands holding the 40-card pack once, as ``deal`` makes them.
-
-    A ``Game`` takes a ``Deal`` without checking it again (any other sequence
-    of hands is checked), which matters to the simulator's thousands of games.
-    """
-
-    __slots__ = ()
-
-
-def deal(seed: int, dealer: int) -> Deal:
-    """Shuffle the 40-card pack with ``seed`` and deal it from the dealer's left."""
-    return deal_from(random.Random(seed), dealer)
-
-
-def deal_from(rng: random.Random, dealer: int) -> Deal:
-    """Shuffle the pack with ``rng`` and deal it one card at a time from the dealer's left."""
-    pack = list(PACK)
-    rng.shuffle(pack)
-    # Card i goes to seat dealer+1+i, so each seat's cards are one stride-4 slice.
-    return Deal(tuple(sorted(pack[(seat - dealer - 1) % 4::4])) for seat in range(4))
 
 
 @dataclass(slots=True)
@@ -189,7 +137,7 @@ class HuntRecord(NamedTuple):
         }
 
 
-class Game:
+class Game(GameViews):
     """The state of one game; see the module docstring."""
 
     def __init__(
@@ -203,7 +151,7 @@ class Game:
     ) -> None:
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
             raise MalformedAction(f"dealer must be a seat 0-3, not {shown(dealer)}")
-        dealt = hands if type(hands) is Deal else _checked_deal(hands)
+        dealt = hands if type(hands) is Deal else checked_deal(hands)
         self.seed = seed
         self.dealer = dealer
         self.open_discards = open_discards
@@ -228,11 +176,7 @@ class Game:
         self.winner: int | None = None
         self.tie_break: str | None = None
         self._events: list[Event] = []
-        # (last_hunt_record, the view's pile fields): see ``_pile_view``
-        self._piles_seen: tuple[HuntRecord | None, dict[str, Any]] | None = None
-        # per seat: (passes made, passes received, the view's entries): ``_exchange_view``
-        self._exchanges_seen: list[tuple[int, int, list[dict[str, Any]],
-                                         list[dict[str, Any]]] | None] = [None] * 4
+        self._init_view_caches()
 
     # -- construction -----------------------------------------------------
 
@@ -614,135 +558,12 @@ class Game:
             "hands": [self.hand(s) for s in range(4)],
         }
 
-    # -- views ------------------------------------------------------------------
-
-    def hand(self, seat: int) -> list[str]:
-        """A seat's hand as codes, sorted by suit then rank (``sort_key``)."""
-        return list(_hand_codes(self.hands[seat]))
-
     def running_scores(self) -> list[int]:
         return [sum(map(SCORE_VALUE.__getitem__, score))
                 - sum(map(PENALTY_VALUE.__getitem__, penalty))
                 for score, penalty in zip(self.score_piles, self.penalty_piles, strict=True)]
 
-    def public_view(self) -> dict[str, Any]:
-        """Everything anyone at or around the table may see (a spectator's view)."""
-        return {"seat": None, **self.shared_view()}
-
-    def shared_view(self) -> dict[str, Any]:
-        """The part every view of this moment has in common: the public view but ``seat``.
-
-        ``view(seat)`` is this plus ``private_view(seat)``, whose keys are not in
-        it, so a server can encode this part once for all its recipients.
-        """
-        over = self.phase == OVER
-        hunt = self.hunt
-        view: dict[str, Any] = {
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "stage": ROUND_NAMES[self.step >> 2] if self.phase == EXCHANGE else self.phase,
-            "to_act": self.to_act,
-            "decision": self._decision_info(),
-            "hand_sizes": self.hand_counts,
-            "discard_top": code(self.discards[-1]) if self.discards else None,
-            "discard_count": len(self.discards),
-            "discards": codes(self.discards) if (self.open_discards or over) else None,
-            "rabbits": list(_RABBIT_CODES[self.next_rank]),
-            "hunt": None if hunt is None else {
-                "rank": RANKS[hunt.rank],
-                "rabbit": code(RABBITS[hunt.rank]) if hunt.rank < ACE else code(AD),
-                "dingo_seat": hunt.dingo_seat,
-                "plays": [{"seat": s, "cards": codes(cs)} for s, cs in hunt.plays],
-            },
-            **self._pile_view(),
-            "open_discards": self.open_discards,
-            "result": self.result() if over else None,
-        }
-        return view
-
-    def _pile_view(self) -> dict[str, Any]:
-        """The view's fields that only change when a hunt ends, built once per hunt.
-
-        Every change to the score, penalty and dead piles comes with a new
-        ``last_hunt_record`` (``_finish_hunt``), so that record says whether the
-        fields built last time still hold.
-        """
-        record = self.last_hunt_record
-        seen = self._piles_seen
-        if seen is not None and seen[0] is record:
-            return seen[1]
-        fields = {
-            "dead_rabbits": codes(self.dead),
-            "last_hunt": None if record is None else record.to_dict(),
-            "score_piles": [codes(p) for p in self.score_piles],
-            "penalty_piles": [codes(p) for p in self.penalty_piles],
-            "scores": self.running_scores(),
-        }
-        self._piles_seen = (record, fields)
-        return fields
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What seat ``seat`` may know; ``None`` gives the spectator view."""
-        return self.views((seat,))[seat]
-
-    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-        """``view(seat)`` for each of ``seats``, building the shared part only once.
-
-        The views share nested values (with each other and with later views of the same
-        hunt or pass): read them, don't change them.
-        """
-        seats = tuple(seats)
-        private = {seat: self.private_view(seat) for seat in seats}  # checks every seat first
-        shared = self.shared_view()
-        return {seat: {**shared, **private[seat]} for seat in seats}
-
-    def private_view(self, seat: int | None) -> dict[str, Any]:
-        """What only ``seat`` may see, and its ``seat`` (``{"seat": None}`` for a spectator)."""
-        if seat is None:
-            return {"seat": None}
-        if seat not in (0, 1, 2, 3):
-            raise MalformedAction(f"a view is for seat 0, 1, 2 or 3 (or None), not {shown(seat)}")
-        passed, received = self._exchange_view(seat)
-        return {"seat": seat, "hand": self.hand(seat), "passed": passed, "received": received,
-                "legal": ([_wire(a) for a in self.legal_actions()]
-                          if self.to_act == seat else [])}
-
-    def _exchange_view(self, seat: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The seat's ``passed`` and ``received`` view entries, rebuilt only after a pass.
-
-        Both lists only grow, so their lengths say whether the entries built last
-        time still hold.
-        """
-        passed, received = self.passed[seat], self.received[seat]
-        if not passed and not received:
-            return [], []  # nothing to keep: tables that wait hold no cache
-        seen = self._exchanges_seen[seat]
-        if seen is not None and seen[0] == len(passed) and seen[1] == len(received):
-            return seen[2], seen[3]
-        entries = ([{"direction": DIRECTIONS[ROUNDS[r][1]], "to": t, "card": code(c)}
-                    for r, t, c in passed],
-                   [{"direction": DIRECTIONS[ROUNDS[r][1]], "from": f, "card": code(c)}
-                    for r, f, c in received])
-        self._exchanges_seen[seat] = (len(passed), len(received), *entries)
-        return entries
-
-    def _decision_info(self) -> dict[str, Any] | None:
-        """The public description of what the seat to act must decide."""
-        if self.to_act is None:
-            return None
-        kind = self.decision
-        info: dict[str, Any] = {"kind": kind, "seat": self.to_act}
-        if self.phase == EXCHANGE:
-            rnd = self.step >> 2
-            if kind == PASS:
-                offset = ROUNDS[rnd][1]
-                info["direction"] = DIRECTIONS[offset]
-                info["to"] = (self.to_act + offset) % 4
-            else:
-                info["round"] = rnd // 2 + 1
-        elif self.hunt is not None:
-            info["rank"] = RANKS[self.hunt.rank]
-        return info
+    # -- the card count -----------------------------------------------------------
 
     def location_of_every_card(self) -> dict[Card, str]:
         """Where each of the 52 cards is; used by tests of the card-count invariant."""
@@ -773,31 +594,3 @@ def _verb(kind: str | None) -> str:
     return {DISCARD: "discard a card", PASS: "pass a card", PLAY: "play in the hunt"}.get(
         kind or "", "wait")
 
-
-def _checked_deal(hands: Sequence[Iterable[Card]]) -> Deal:
-    """The deal as four sorted hands, or ``MalformedAction`` saying what is wrong with it."""
-    dealt = [_as_list(hand) for hand in _as_list(hands)]
-    if len(dealt) != 4 or any(len(hand) != HAND_SIZE for hand in dealt):
-        raise MalformedAction("a deal is four hands of ten cards")
-    cards = [c for hand in dealt for c in hand]
-    if set(map(type, cards)) != {int} or set(cards) != _PACK_SET:
-        _refuse_deal(cards)
-    return Deal(tuple(sorted(hand)) for hand in dealt)
-
-
-def _refuse_deal(cards: list[Any]) -> None:
-    """Say why 40 values are not the pack dealt once."""
-    for c in cards:
-        if type(c) is not int or not 0 <= c < 52:
-            raise MalformedAction(f"{shown(c)} is not a card number 0-51")
-        if c & 3 == DIAMONDS and c != AD:
-            raise MalformedAction(f"{code(c)} cannot be dealt: {describe(c)} is a rabbit")
-    raise MalformedAction("a card is dealt twice: the deal must hold the 40-card pack once")
-
-
-def _as_list(items: object) -> Sequence[Any]:
-    if isinstance(items, (list, tuple)):
-        return items
-    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
-        raise MalformedAction("a deal is four hands of ten cards")
-    return list(items)
