@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 
 from app import games
 from app.api.schemas import GameInfo, TableCreate, TableCreated, TablePublic
 from app.config import Settings
-from app.games.contract import GameError, GameSpec
+from app.games.contract import GameError, shown
 from app.table.manager import TableManager
 from app.table.options import TableConfig, TableOptions
 from app.table.table import Table
@@ -54,14 +55,14 @@ def _table(tables: TableManager, table_id: str) -> Table:
 DINGO_FIELDS = ("games_to_win", "points_to_win", "open_discards")
 
 
-def _refuse(message: str) -> HTTPException:
-    return HTTPException(422, detail={"code": "malformed", "message": message})
+def _refuse(where: str, message: str) -> RequestValidationError:
+    """A body the game refuses, answered like any invalid body (422, ``detail`` a list)."""
+    return RequestValidationError([{"loc": ("body", where), "msg": message,
+                                    "type": "value_error"}])
 
 
-def _game(name: str) -> GameSpec:
-    if name not in games.REGISTRY:
-        raise _refuse(f"unknown game {name!r}: expected one of {', '.join(games.names())}")
-    return games.get(name)
+def _unknown_game(name: str) -> str:
+    return f"unknown game {shown(name)}: expected one of {', '.join(games.names())}"
 
 
 @router.post("/api/tables", status_code=201,
@@ -69,30 +70,32 @@ def _game(name: str) -> GameSpec:
                         422: {"description": "An option the game does not accept"}})
 async def create_table(body: TableCreate, tables: TablesDep) -> TableCreated:
     """Open a table; the answer's `host_token` is shown only this once."""
-    spec = _game(body.game)
+    if body.game not in games.REGISTRY:
+        raise _refuse("game", _unknown_game(body.game))
+    spec = games.get(body.game)
     if not spec.playable:
-        raise _refuse(f"{spec.title} cannot be played here yet")
+        raise _refuse("game", f"{spec.title} cannot be played here yet")
     rules: dict[str, Any] = dict(body.options)
     for name in DINGO_FIELDS:
         value = getattr(body, name)
         if value is None:
             continue
         if body.game != "dingo":
-            raise _refuse(f"{name} is an option of Dingo; give {spec.title}'s in options")
+            raise _refuse(name, f"{name} is an option of Dingo; give {spec.title}'s in options")
         if name in rules:
-            raise _refuse(f"{name} is given twice")
+            raise _refuse(name, f"{name} is given twice")
         rules[name] = value
     bots = []
     for bot in body.bots:
         if bot.seat >= spec.seats:
-            raise _refuse(f"{spec.title} has seats 0 to {spec.seats - 1}")
+            raise _refuse("bots", f"{spec.title} has seats 0 to {spec.seats - 1}")
         if bot.kind is not None and bot.kind not in spec.bots:
-            raise _refuse(f"bot kind must be one of {', '.join(spec.bot_order)}")
+            raise _refuse("bots", f"bot kind must be one of {', '.join(spec.bot_order)}")
         bots.append((bot.seat, bot.kind or spec.stand_in_bot))
     try:
         options = TableOptions(body.game, rules, body.turn_seconds, tuple(bots))
-    except GameError as e:
-        raise _refuse(str(e)) from None
+    except (GameError, ValueError) as e:
+        raise _refuse("options", str(e)) from None
     table, host_token = await tables.create(options)
     return TableCreated(table_id=table.id, url=f"/t/{table.id}", host_token=host_token)
 
@@ -109,10 +112,12 @@ async def read_games() -> list[GameInfo]:
         for spec in map(games.get, names)]
 
 
-@router.get("/api/bots")
+@router.get("/api/bots", responses={404: {"description": "No game has this name"}})
 async def read_bot_kinds(game: str = "dingo") -> list[dict[str, Any]]:
     """A game's bot kinds, weakest first: ``kind`` and ``strength`` in words."""
-    return _game(game).bot_kinds()
+    if game not in games.REGISTRY:
+        raise HTTPException(404, detail={"code": "unknown_game", "message": _unknown_game(game)})
+    return games.get(game).bot_kinds()
 
 
 @router.get("/api/tables/{table_id}", responses=UNKNOWN_TABLE)

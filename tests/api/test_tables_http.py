@@ -49,6 +49,45 @@ async def test_create_table_with_options_and_bots(live: Live) -> None:
         {"seat": 1, "kind": "heuristic"}, {"seat": 3, "kind": "random"}]
 
 
+async def test_tables_of_every_game_from_the_games_list(live: Live) -> None:
+    listed = (await live.http.get("/api/games")).json()
+    assert listed[0]["name"] == "dingo"
+    assert sorted(g["name"] for g in listed) == games.names()
+    for info in listed:
+        spec = games.get(info["name"])
+        assert info["seats"] == spec.seats and info["stand_in"] == spec.stand_in_bot
+        assert [o["name"] for o in info["options"]] == [o.name for o in spec.options]
+        assert info["bots"] == (await live.http.get(f"/api/bots?game={spec.name}")).json()
+        defaults = {o["name"]: o["default"] for o in info["options"]}
+        r = await live.http.post("/api/tables", json={
+            "game": spec.name, "options": defaults,
+            "bots": [{"seat": spec.seats - 1, "kind": info["bots"][0]["kind"]}]})
+        assert r.status_code == 201, r.text
+        table = (await live.http.get(f"/api/tables/{r.json()['table_id']}")).json()
+        assert (table["game"], table["title"]) == (spec.name, spec.title)
+        assert table["options"] == {**defaults, "turn_seconds": None}
+        assert len(table["seats"]) == spec.seats
+        assert table["seats"][-1]["bot"] == info["bots"][0]["kind"]
+    missing = await live.http.get("/api/bots?game=chess")
+    assert missing.status_code == 404 and missing.json()["detail"]["code"] == "unknown_game"
+
+
+@pytest.mark.parametrize("body", [
+    {"game": "chess"}, {"game": "mate", "games_to_win": 3},
+    {"game": "mate", "options": {"deck": 10}}, {"game": "divide", "options": {"deck": 12}},
+    {"game": "divide", "bots": [{"seat": 2}]}, {"game": "divide", "bots": [{"seat": 1,
+                                                                          "kind": "heuristic"}]},
+    {"options": {"games_to_win": 3}, "games_to_win": 3}, {"options": {"games_to_win": 0}},
+    {"game": "bingo", "options": {"open_tally": "yes"}},
+])
+async def test_a_game_refuses_what_it_does_not_have(live: Live, body: dict[str, object]) -> None:
+    r = await live.http.post("/api/tables", json=body)
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"]
+    assert isinstance(detail, list) and detail[0]["msg"] and detail[0]["loc"][0] == "body"
+    assert live.manager.tables == {}
+
+
 @pytest.mark.parametrize("body", [
     {"games_to_win": 0}, {"games_to_win": 51}, {"points_to_win": 0}, {"turn_seconds": 2},
     {"bots": [{"seat": 4}]}, {"bots": [{"seat": 1, "kind": "genius"}]},
