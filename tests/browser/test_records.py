@@ -206,12 +206,15 @@ def test_rules_page_and_its_links(records: dict[str, Any],
         headers={"content-type": "application/json"}), timeout=5)
     table_url = json.loads(created.read())["url"]
     page.goto(f"{records['base']}{table_url}")
-    link = page.locator("header a[href='/rules']")
+    # Once the table's state has come, the link goes to the rules of its game.
+    link = page.locator("header a[href='/rules/dingo']")
+    link.wait_for()
     assert link.is_visible() and link.get_attribute("target") == "_blank"
     shot(page, "records-rules-link-table-desktop")
     phone = open_page(PHONE)
     phone.goto(f"{records['base']}{table_url}")
-    assert phone.locator("header a[href='/rules']").is_visible()
+    phone.locator("header a[href='/rules/dingo']").wait_for()
+    assert phone.locator("header a[href='/rules/dingo']").is_visible()
     shot(phone, "records-rules-link-table-phone")
     phone.goto(f"{records['base']}/")
     assert phone.locator("header a[href='/rules']").is_visible()
