@@ -16,6 +16,7 @@ from typing import Any
 from matchdb import play_match_record
 
 from app import games
+from app.games import dingo
 from app.games.contract import MatchState
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -64,17 +65,14 @@ def dingo_record(seed: int, **kwargs: Any) -> dict[str, Any]:
     """A played Dingo match in the record shape with ``game`` (see the module doc)."""
     old = play_match_record(seed, **kwargs)
     options = old["options"]
-    wins = options["games_to_win"]
-    rule = f"first to win {wins} game{'' if wins == 1 else 's'}"
-    if options["points_to_win"] is not None:
-        rule += f", or to {options['points_to_win']} points"
     summary = {
         "options": options, "game_number": len(old["games"]),
         "game_wins": old["game_wins"], "totals": old["totals"],
         "draws": sum(1 for g in old["games"] if g["winner"] is None),
         "games": [{"number": g["number"], "dealer": g["dealer"], "scores": g["scores"],
                    "winner": g["winner"], "tie_break": g["tie_break"]} for g in old["games"]],
-        "winner": old["winner"], "over": True, "rule": rule, "standing": old["game_wins"],
+        "winner": old["winner"], "over": True, "rule": dingo.rule(options),
+        "standing": dingo.standing(options, old["game_wins"], old["totals"]),
     }
     return {
         "game": "dingo", "seats": 4, "table_id": old["table_id"], "seed": old["seed"],
@@ -85,6 +83,6 @@ def dingo_record(seed: int, **kwargs: Any) -> dict[str, Any]:
                    "actions": g["actions"],
                    "result": {"scores": g["scores"], "tie_break": g["tie_break"]},
                    "winner": g["winner"]} for g in old["games"]],
-        "scoreboard": summary, "standing": old["game_wins"], "winner": old["winner"],
+        "scoreboard": summary, "standing": summary["standing"], "winner": old["winner"],
         "record": {"seed": old["seed"], "options": options},
     }

@@ -40,6 +40,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 from app import games as registry
 from app.db.models import name_key
 from app.game import Action, DingoError, Game, code, parse_card
+from app.games import dingo
 
 DINGO = "dingo"
 DINGO_TITLE = "Dingo"
@@ -130,14 +131,6 @@ def game_title(game: str) -> str:
         return game.capitalize()
 
 
-def dingo_rule(options: dict[str, Any]) -> str:
-    """Dingo's match rule in words, as its scoreboard states it (app.games.dingo)."""
-    wins = int(options.get("games_to_win", 5))
-    rule = f"first to win {wins} game{'s' if wins > 1 else ''}"
-    points = options.get("points_to_win")
-    return rule if points is None else f"{rule}, or to {points} points"
-
-
 def dingo_scoreboard(options: dict[str, Any], winner: int | None, game_wins: list[int],
                      totals: list[int], games: list[dict[str, Any]]) -> dict[str, Any]:
     """A finished Dingo match's ``Match.summary()`` plus ``rule`` and ``standing``, from
@@ -149,7 +142,7 @@ def dingo_scoreboard(options: dict[str, Any], winner: int | None, game_wins: lis
         "games": [{"number": g["number"], "dealer": g["dealer"], "scores": g["scores"],
                    "winner": g["winner"], "tie_break": g["tie_break"]} for g in games],
         "winner": winner, "over": True,
-        "rule": dingo_rule(options), "standing": list(game_wins),
+        "rule": dingo.rule(options), "standing": dingo.standing(options, game_wins, totals),
     }
 
 
@@ -178,7 +171,8 @@ def from_legacy(record: object) -> dict[str, Any]:
                    "result": {"scores": g.scores, "tie_break": g.tie_break},
                    "winner": g.winner} for g in m.games],
         "scoreboard": dingo_scoreboard(m.options, m.winner, m.game_wins, m.totals, games),
-        "standing": m.game_wins, "winner": m.winner, "record": None,
+        "standing": dingo.standing(m.options, m.game_wins, m.totals), "winner": m.winner,
+        "record": None,
     }
 
 

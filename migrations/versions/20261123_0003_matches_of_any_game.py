@@ -80,11 +80,19 @@ BATCH = 500
 
 
 def dingo_rule(options: dict[str, Any]) -> str:
-    """Dingo's match rule in words, as its scoreboard states it (app.games.dingo)."""
-    wins = int(options.get("games_to_win", 5))
-    rule = f"first to win {wins} game{'s' if wins > 1 else ''}"
+    """Dingo's match rule in words, as its scoreboard states it (``app.games.dingo.rule``,
+    copied: a migration keeps what it did)."""
     points = options.get("points_to_win")
-    return rule if points is None else f"{rule}, or to {points} points"
+    if points is not None:
+        return f"first to {points} points (a tie at the top plays on)"
+    wins = int(options.get("games_to_win", 5))
+    return f"first to win {wins} game{'s' if wins != 1 else ''}"
+
+
+def dingo_standing(options: dict[str, Any], game_wins: list[int],
+                   totals: list[int]) -> list[int]:
+    """What the match was decided on: points under a points target, else games won."""
+    return list(totals if options.get("points_to_win") is not None else game_wins)
 
 
 def dingo_scoreboard(options: dict[str, Any], winner: int | None, game_wins: list[int],
@@ -102,7 +110,7 @@ def dingo_scoreboard(options: dict[str, Any], winner: int | None, game_wins: lis
         "winner": winner,
         "over": True,
         "rule": dingo_rule(options),
-        "standing": list(game_wins),
+        "standing": dingo_standing(options, game_wins, totals),
     }
 
 
@@ -130,7 +138,7 @@ def _fill_new_columns(conn: sa.Connection) -> None:
             sa.update(_matches).where(_matches.c.id == sa.bindparam("m_id"))
             .values(game="dingo", seats=4, standing=sa.bindparam("m_standing"),
                     scoreboard=sa.bindparam("m_scoreboard")),
-            [{"m_id": m.id, "m_standing": list(m.game_wins),
+            [{"m_id": m.id, "m_standing": dingo_standing(m.options, m.game_wins, m.totals),
               "m_scoreboard": dingo_scoreboard(m.options, m.winner, m.game_wins, m.totals,
                                                games[m.id])}
              for m in matches])

@@ -35,6 +35,20 @@ ACTION_FIELDS = frozenset({"type", "card", "cards", "seat"})
 _VERBS = {"discard": "discard a card", "pass": "pass a card", "play": "play in the hunt"}
 
 
+def rule(options: Mapping[str, Any]) -> str:
+    """The match rule in words: games won, or (``points_to_win``) points instead."""
+    points = options.get("points_to_win")
+    if points is not None:
+        return f"first to {points} points (a tie at the top plays on)"
+    wins = options.get("games_to_win", 5)
+    return f"first to win {wins} game{'s' if wins != 1 else ''}"
+
+
+def standing(options: Mapping[str, Any], game_wins: list[int], totals: list[int]) -> list[int]:
+    """Per seat, what the match is decided on: points under a points target, else games won."""
+    return list(totals if options.get("points_to_win") is not None else game_wins)
+
+
 def _event(e: DingoEvent) -> Event:
     """The engine's event in the contract's form (one private form for its seats)."""
     private = e.private
@@ -146,11 +160,9 @@ class DingoMatch:
 
     def scoreboard(self) -> JSON:
         summary = self.inner.summary()
-        options = self.inner.options
-        rule = f"first to win {options.games_to_win} game{'s' if options.games_to_win > 1 else ''}"
-        if options.points_to_win is not None:
-            rule += f", or to {options.points_to_win} points"
-        return {**summary, "rule": rule, "standing": summary["game_wins"]}
+        options = summary["options"]
+        return {**summary, "rule": rule(options),
+                "standing": standing(options, summary["game_wins"], summary["totals"])}
 
     def why(self) -> JSON | None:
         """Every hunt of the finished game in words, and the rule that decided it."""
