@@ -60,15 +60,19 @@ class TableStore(Protocol):
     async def finish_match(self, record: dict[str, Any]) -> int:
         """Store a finished match's record; return its id for ``/api/matches/{id}``.
 
-        The record (JSON-able; datetimes as ISO strings)::
+        The record (JSON-able; datetimes as ISO strings), ``Table.match_record()``::
 
-            {"table_id": "k3J9xQ2a", "seed": 123, "options": {...MatchOptions...},
-             "players": [{"seat": 0, "name": "Ann", "bot": false}, ... x4],
+            {"game": "mate", "seats": 2, "table_id": "k3J9xQ2a", "seed": 123,
+             "options": {...the game's options...},
+             "players": [{"seat": 0, "name": "Ann", "bot": false}, ...one per seat],
              "started_at": "2026-11-21T23:00:00+00:00", "ended_at": "...",
-             "games": [{"number": 1, "dealer": 2, "seed": 456,
-                        "hands": [[10 codes] x4], "actions": [Action.to_dict(), ...],
-                        "scores": [4 ints], "winner": 1 or null, "tie_break": "QD"/"draw"/null}],
-             "game_wins": [4 ints], "totals": [4 ints], "winner": 1}
+             "games": [{"number": 1, "setup": {...}, "actions": [...],
+                        "result": {...} or null, "winner": 1 or null}, ...],
+             "scoreboard": {...MatchState.scoreboard()...}, "standing": [per seat],
+             "winner": 1 or null, "record": {...MatchState.record()...}}
+
+        What each game puts in ``setup``, ``actions`` and ``result``, and how a record is
+        checked before it is stored: ``app/db/match_record.py``.
         """
 
     async def close_table(self, table_id: str, fence: int | None = None) -> None:
