@@ -5,6 +5,7 @@
     python3 bench/run.py --quick          # small and short (~3 min): a sanity check
     python3 bench/run.py --write-docs     # ... then rewrite docs/benchmarks.md "## Server load"
     python3 bench/run.py --only standard  # or --only compare
+    python3 bench/run.py --base /tmp/old  # this tree against another checkout, side by side
 
 Every run starts a fresh server pinned to CPU0 (``taskset -c 0``) and drives it with
 ``bench/loadgen.py`` pinned to CPU1. The Dingo server is started the README way,
@@ -21,6 +22,9 @@ Comparison (bare FastAPI floor, dingo, boardgame.io; the shared harness's scenar
   closed     50 tables closed loop         (the dingo runs double as the standard "closed")
   paced      500 tables, one action / 2 s per table
 Medians and ratios come from the shared ``summarize.py``.
+Regression check (``--base DIR``: another checkout of this repository, e.g. a ``git
+worktree`` of an older commit, started the same README way from DIR): closed loop and
+idle, the two servers in turn in every round, and this tree's figures as ratios to DIR's.
 
 Needs the shared harness (``$PERF_DIR``, default ``<repo>/../shared/perf``) set up with
 its ``setup.sh`` (``/tmp/perf-venv``, ``/tmp/perf-node``), ``taskset``, 2 CPUs. Only
@@ -90,6 +94,11 @@ def port_open(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
+#: Set by --base: the other checkout the "base" server runs from.
+BASE: Path | None = None
+DINGOS = ("dingo", "base")
+
+
 class Server:
     """One fresh server process pinned to CPU0; ``pid`` is the server itself."""
 
@@ -99,7 +108,11 @@ class Server:
         self.tmp: tempfile.TemporaryDirectory[str] | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         env = dict(os.environ)
-        if name == "dingo":
+        self.repo = REPO
+        if name in DINGOS:
+            if name == "base":
+                assert BASE is not None, "the base server needs --base"
+                self.repo = BASE
             self.tmp = tempfile.TemporaryDirectory(prefix="dingo-bench-")
             env.update(DATABASE_URL=f"sqlite+aiosqlite:///{self.tmp.name}/dingo.db",
                        DINGO_PORT=str(DINGO_PORT), DINGO_HOST="127.0.0.1",
@@ -107,7 +120,7 @@ class Server:
                        # (256 sockets per address) is for real clients, one per address.
                        MAX_CONNECTIONS_PER_ADDRESS=str(MAX_PER_ADDRESS))
             # The README way: serve.sh migrates, then execs `dingo serve` (same pid).
-            self.cmd = ["taskset", "-c", SERVER_CPU, str(REPO / "scripts" / "serve.sh")]
+            self.cmd = ["taskset", "-c", SERVER_CPU, str(self.repo / "scripts" / "serve.sh")]
             self.ports = [DINGO_PORT]
             self.loadgen = ["--adapter", "dingo", "--port", str(DINGO_PORT)]
         elif name == "bare":
@@ -136,7 +149,7 @@ class Server:
             if port_open(port):
                 raise SystemExit(f"bench: port {port} is already in use")
         with open(self.log_path, "wb") as logf:
-            self.proc = subprocess.Popen(self.cmd, cwd=REPO, env=self.env, stdout=logf,
+            self.proc = subprocess.Popen(self.cmd, cwd=self.repo, env=self.env, stdout=logf,
                                          stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 120  # serve.sh may first (re)install the venv
         for port in self.ports:
@@ -147,7 +160,7 @@ class Server:
                 if time.monotonic() > deadline:
                     raise SystemExit(f"bench: {self.name} never opened port {port}")
                 time.sleep(0.1)
-        if self.name == "dingo":
+        if self.name in DINGOS:
             cmdline = Path(f"/proc/{self.pid}/cmdline").read_bytes().replace(b"\0", b" ")
             if b"dingo serve" not in cmdline:
                 raise SystemExit(f"bench: pid {self.pid} is not the server: {cmdline!r}")
@@ -497,12 +510,35 @@ def preflight() -> None:
         log("warning: open-files limit below 12,000; the idle scenario needs ~10,100 per side")
 
 
+def regression(runs: list[dict], base: Path) -> str:
+    """This tree against ``base``, side by side: medians per server and their ratios."""
+    lines = [f"### This tree against `{base}` (the same commands, in turn)", "",
+             "| scenario | measure | this tree | base | ratio |", "|---|---|---|---|---|"]
+    for scenario, measures in (("closed", (("actions_per_s", "actions/s"),
+                                           ("cpu_per_1k", "server CPU-s per 1k actions"),
+                                           ("p99", "p99 ms"))),
+                               ("idle", (("idle_kb", "KB per connection"),))):
+        for key, label in measures:
+            values = {}
+            for name in DINGOS:
+                rs = group(runs, scenario, name)
+                got = [idle_kb(r) if key == "idle_kb" else _metric(r, key) for r in rs]
+                values[name] = med([x for x in got if x is not None]) if rs else None
+            a, b = values["dingo"], values["base"]
+            ratio = f"{a / b:.3f}" if a is not None and b else "-"
+            lines.append(f"| {scenario} | {label} | {a if a is None else round(a, 3)} | "
+                         f"{b if b is None else round(b, 3)} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small, short scenarios (sanity check)")
     ap.add_argument("--write-docs", action="store_true",
                     help=f"write the figures into docs/benchmarks.md ({SECTION!r} section)")
     ap.add_argument("--only", choices=("standard", "compare"), help="run only one part")
+    ap.add_argument("--base", type=Path, metavar="DIR",
+                    help="only the regression check against another checkout in DIR")
     ap.add_argument("--rounds", type=int, help="runs per scenario and server (default 2; quick 1)")
     ap.add_argument("--servers", default="bare dingo bgio", help="servers of the comparison")
     ap.add_argument("--out", type=Path, help="results directory (default /tmp/dingo-bench/<stamp>)")
@@ -524,6 +560,21 @@ def main() -> None:
     servers = args.servers.split()
     log(f"results in {out}; rounds {rounds}; {'quick' if args.quick else 'full'} scenarios")
     started = time.monotonic()
+    if args.base is not None:
+        global BASE
+        BASE = args.base.resolve()
+        reg_jsonl, runs = out / "regression.jsonl", []
+        for scenario in ("closed", "idle"):
+            for rnd in range(1, rounds + 1):
+                for name in ("base", "dingo") if rnd % 2 else ("dingo", "base"):
+                    r = run_one(out, reg_jsonl, scenario, name, rnd, spec[scenario])
+                    if r:
+                        runs.append(r)
+        section = regression(runs, BASE)
+        (out / "regression.md").write_text(section)
+        print(section)
+        log(f"total {time.monotonic() - started:.0f} s; report in {out / 'regression.md'}")
+        return
     std: list[dict] = []
     cmp_runs: list[dict] = []
     if args.only != "standard":
