@@ -1,5 +1,5 @@
 """Replay frames of a recorded game of any registered game (Dingo has its own, richer
-ones in ``app.api.dingo_frames``).
+ones in ``app.games.dingo.frames``).
 
 Every deal comes from the match seed, so a match is rebuilt exactly from
 ``spec.new_match(seed, options)`` and its stored ``[seat, action]`` lists:
@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.contract import JSON, Event, GameSpec, MatchState
-from app.table.seats import fill_names
+from app.games.contract import JSON, Event, GameSpec, MatchState, fill_names
 
 
 def _frame(match: MatchState, seats: int, events: Sequence[Event],

@@ -2,7 +2,7 @@
 game's replay frames.
 
 Dingo's answers keep the shape they had before other games were hosted (its score table
-columns, its richer replay frames from ``app.api.dingo_frames``); every answer also says
+columns, its richer replay frames from ``app.games.dingo.frames``); every answer also says
 which game it is (``game``, ``game_title``), and every summary the match ``rule`` and the
 ``standing`` it was decided on. Other games' matches answer generically: per game its
 ``setup``, ``actions``, ``result`` and ``winner``, and replay frames built through the
@@ -24,13 +24,13 @@ from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import games as registry
-from app.api.dingo_frames import replay_game
 from app.api.game_frames import game_frames
 from app.api.tables import MISSING_PAGE
 from app.db import repository
 from app.db.match_record import DINGO, game_title
 from app.db.models import GameRecord, MatchRecord
-from app.table.seats import fill_names
+from app.games.contract import fill_names
+from app.games.dingo.frames import replay_game
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 #: The pages for people: a match's score table and a game's replay (404 page if unknown).

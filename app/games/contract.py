@@ -22,6 +22,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -107,6 +108,29 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event({self.public!r}, private={dict(self.private)!r})"
+
+
+def seat_labels(names: Sequence[str]) -> list[str]:
+    """Players' names as narration names them: where two share a name, the seat (from 1)
+    follows it, as on the pages."""
+    return [f"{n} {s + 1}" if list(names).count(n) > 1 else n for s, n in enumerate(names)]
+
+
+_SEAT = re.compile(r"\{(\d+)\}")
+
+
+def fill_names(value: Any, labels: Sequence[str]) -> Any:
+    """``value`` with the seat placeholders ``{0}``, ``{1}`` ... in every string replaced by
+    ``labels`` (a number with no label is left as it is). Narration is written this way so
+    the same sentence serves every recipient and the replay viewer."""
+    if isinstance(value, str):
+        return _SEAT.sub(lambda found: labels[int(found.group(1))]
+                         if int(found.group(1)) < len(labels) else found.group(0), value)
+    if isinstance(value, dict):
+        return {k: fill_names(v, labels) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fill_names(v, labels) for v in value]
+    return value
 
 
 # --- options ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The people and bots at a table: seats, their names, and the words they type.
 
-Also the two narration helpers: a game writes seats as ``{0}``, ``{1}`` ... and the
-table fills in ``seat_labels`` of the players' names (``fill_names``).
+Also ``fill_names_encoded``: the contract's ``fill_names`` on encoded JSON, for the
+table's hot path.
 """
 
 from __future__ import annotations
@@ -94,31 +94,12 @@ def clean_chat(text: str, max_chars: int) -> str:
     return text
 
 
-def seat_labels(names: Sequence[str]) -> list[str]:
-    """Players' names; where two share a name, the seat (from 1) follows it, as on the pages."""
-    return [f"{n} {s + 1}" if list(names).count(n) > 1 else n for s, n in enumerate(names)]
-
-
-_SEAT = re.compile(r"\{(\d+)\}")
 _SEAT_BYTES = re.compile(rb"\{(\d+)\}")
 
 
-def fill_names(value: Any, labels: Sequence[str]) -> Any:
-    """``value`` with the game's seat placeholders ``{0}``, ``{1}`` ... in every string
-    replaced by ``labels`` (the contract's convention for narration; a number with no
-    label is left as it is)."""
-    if isinstance(value, str):
-        return _SEAT.sub(lambda found: labels[int(found.group(1))]
-                         if int(found.group(1)) < len(labels) else found.group(0), value)
-    if isinstance(value, dict):
-        return {k: fill_names(v, labels) for k, v in value.items()}
-    if isinstance(value, list):
-        return [fill_names(v, labels) for v in value]
-    return value
-
-
 def fill_names_encoded(data: bytes, labels: Sequence[str]) -> bytes:
-    """``fill_names`` on encoded JSON, in one pass over the bytes (each label JSON-escaped)."""
+    """``contract.fill_names`` on encoded JSON, in one pass over the bytes (each label
+    JSON-escaped)."""
     escaped = [orjson.dumps(label)[1:-1] for label in labels]
     return _SEAT_BYTES.sub(lambda found: escaped[int(found.group(1))]
                            if int(found.group(1)) < len(escaped) else found.group(0), data)

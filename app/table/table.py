@@ -62,6 +62,7 @@ from app.games.contract import (
     MatchState,
     ObservingBot,
     SplitViews,
+    seat_labels,
 )
 from app.observability import log_event
 
@@ -76,7 +77,6 @@ from .seats import (
     clean_chat,
     clean_name,
     fill_names_encoded,
-    seat_labels,
 )
 from .tokens import hash_token, new_token, same_hash
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from matchdb import play_match_record
 
-from app.api.dingo_frames import replay_game
+from app.games.contract import seat_labels
+from app.games.dingo.frames import replay_game
 from app.games.dingo.narration import card_text, explain_hunt
-from app.table.seats import seat_labels
 
 SEATS = ["North", "East", "South", "West"]
 

@@ -21,9 +21,9 @@ from sqlalchemy import Connection, inspect, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
-from app.api.dingo_frames import replay_game
 from app.config import Settings
 from app.db.migrate import alembic_config, run_migrations
+from app.games.dingo.frames import replay_game
 from app.main import create_app
 
 #: Old matches: one game, several games, and names that repeat.

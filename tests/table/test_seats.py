@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import orjson
 
-from app.table.seats import fill_names, fill_names_encoded, seat_labels
+from app.games.contract import fill_names, seat_labels
+from app.table.seats import fill_names_encoded
 
 
 def test_names_fill_placeholders_in_values_and_in_encoded_json_alike() -> None:

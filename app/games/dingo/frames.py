@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.game import Action, Game, code, parse_card
-from app.games.dingo.narration import describe_action, explain_hunt, explain_winner
-from app.table.seats import seat_labels
+
+from ..contract import seat_labels
+from .narration import describe_action, explain_hunt, explain_winner
 
 
 def replay_game(
