@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.contract import Event as GameEvent
 
-class Event:
-    __slots__ = ("private", "private_seats", "public")
+
+class Event(GameEvent):
+    """A Dingo event in the game contract's form, built the engine's way: one private form
+    for the seats that may see it (``private`` then maps each of them to that form)."""
+
+    __slots__ = ()
 
     def __init__(
         self,
@@ -20,19 +25,5 @@ class Event:
         private: dict[str, Any] | None = None,
         private_seats: tuple[int, ...] = (),
     ) -> None:
-        self.public = public
-        self.private = private
-        self.private_seats = private_seats
-
-    @property
-    def kind(self) -> str:
-        return str(self.public["type"])
-
-    def for_seat(self, seat: int | None) -> dict[str, Any]:
-        """The form seat ``seat`` may see (``None``: a spectator)."""
-        if self.private is not None and seat in self.private_seats:
-            return self.private
-        return self.public
-
-    def __repr__(self) -> str:
-        return f"Event({self.private or self.public!r})"
+        super().__init__(public, None if private is None else dict.fromkeys(private_seats,
+                                                                             private))

@@ -26,6 +26,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import IO, Any, Literal, Protocol, runtime_checkable
 
 JSON = dict[str, Any]
@@ -78,6 +79,10 @@ def shown(value: object) -> str:
 
 # --- events -------------------------------------------------------------------------------
 
+#: The private forms of an event that has none (shared: nobody changes it).
+_NOBODY: Mapping[int, JSON] = MappingProxyType({})
+
+
 class Event:
     """What an action caused: a public form, and private forms for the seats that may know more.
 
@@ -92,7 +97,7 @@ class Event:
 
     def __init__(self, public: JSON, private: Mapping[int, JSON] | None = None) -> None:
         self.public = public
-        self.private: Mapping[int, JSON] = private or {}
+        self.private: Mapping[int, JSON] = private or _NOBODY
 
     @property
     def kind(self) -> str:

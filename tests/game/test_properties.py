@@ -28,16 +28,18 @@ def check_views(game: Game) -> None:
 
 def check_events(game: Game, action: Action, events: list[Event]) -> None:
     for event in events:
-        if event.private is not None:
+        if event.private:
             if event.kind == PASS:
-                assert event.private_seats == (action.seat, event.public["to"])
+                assert sorted(event.private) == sorted((action.seat, event.public["to"]))
             else:
-                assert event.kind == DISCARD and event.private_seats == (action.seat,)
+                assert event.kind == DISCARD and list(event.private) == [action.seat]
                 assert not game.open_discards
-            assert "card" not in event.public and "card" in event.private
+            assert "card" not in event.public
+            assert all("card" in form for form in event.private.values())
         for seat in (0, 1, 2, 3, None):
             shown = event.for_seat(seat)
-            assert shown is (event.private if seat in event.private_seats else event.public)
+            assert shown is (event.public if seat is None else event.private.get(seat,
+                                                                                 event.public))
             if seat is None:
                 assert card_codes(shown) <= public_cards(game)
             else:

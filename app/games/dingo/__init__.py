@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.game import Action, Game, Match, MatchOptions, codes, make_bot
-from app.game import Event as DingoEvent
 from app.game.determinize import sample
 from app.game.replay import replay_line
 
@@ -47,14 +46,6 @@ def rule(options: Mapping[str, Any]) -> str:
 def standing(options: Mapping[str, Any], game_wins: list[int], totals: list[int]) -> list[int]:
     """Per seat, what the match is decided on: points under a points target, else games won."""
     return list(totals if options.get("points_to_win") is not None else game_wins)
-
-
-def _event(e: DingoEvent) -> Event:
-    """The engine's event in the contract's form (one private form for its seats)."""
-    private = e.private
-    if private is None:
-        return Event(e.public)
-    return Event(e.public, dict.fromkeys(e.private_seats, private))
 
 
 def read_action(action: object, seat: int) -> Action:
@@ -118,20 +109,18 @@ class DingoMatch:
         parsed = read_action(action, seat)
         if self.inner.game.over:
             raise Illegal("no game is in progress")
-        converted = []
-        for e in self.inner.apply(parsed):
+        events = self.inner.apply(parsed)
+        for e in events:
             if e.public["type"] == "hunt_result":
                 self._hunts.append(e.public)
-            converted.append(_event(e))
-        return converted
+        return list[Event](events)
 
     def start_next_game(self) -> list[Event]:
-        events = self.inner.start_next_game()
         self._hunts = []
-        return [_event(e) for e in events]
+        return list[Event](self.inner.start_next_game())
 
     def opening_events(self) -> list[Event]:
-        return [_event(self.inner.game_start_event())]
+        return [self.inner.game_start_event()]
 
     # -- views ------------------------------------------------------------------------
 

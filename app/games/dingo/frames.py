@@ -36,7 +36,7 @@ def replay_game(
     steps = []
     for index, data in enumerate(actions, start=1):
         action = Action.from_dict(data)
-        events = [e.private if e.private is not None else e.public for e in game.apply(action)]
+        events = [next(iter(e.private.values()), e.public) for e in game.apply(action)]
         changes = [{"rank": e["rank"], "rabbit": e["rabbit"], "rule": e["rule"],
                     "points": e["points"], "explanation": explain_hunt(e, labels)}
                    for e in events if e["type"] == "hunt_result"]
