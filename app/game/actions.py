@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, code, parse_card
+from .cards import CODES, Card, code, parse_card
 from .errors import MalformedAction, shown
 
 DISCARD, PASS, PLAY = "discard", "pass", "play"
@@ -107,3 +107,58 @@ def _card(value: object) -> Card:
         return parse_card(value)
     except ValueError as e:
         raise MalformedAction(str(e)) from None
+
+
+def _fast_actions() -> dict[tuple[object, ...], Action]:
+    """Every well-formed action keyed by its JSON fields as written in a plain record.
+
+    ``{"seat": 2, "type": "discard", "card": "7H"}`` is ``(2, "discard", "7H")`` and a
+    play ``(2, "play", "7C", "7S")``. An action spelled any other way (lower case, spaces,
+    odd types) is read by ``Action.from_dict``, so the answers, errors included, do not
+    change; the table only makes well-formed ones cheap (replays and the wire read many).
+    """
+    table: dict[tuple[object, ...], Action] = {}
+    for seat in range(4):
+        for c in range(52):
+            for kind in (DISCARD, PASS):
+                table[(seat, kind, CODES[c])] = Action(seat, kind, (c,))
+        table[(seat, PLAY)] = Action(seat, PLAY, ())
+        for rank in range(13):
+            for w in (rank * 4, rank * 4 + 3):
+                table[(seat, PLAY, CODES[w])] = Action(seat, PLAY, (w,))
+            a, b = rank * 4, rank * 4 + 3
+            table[(seat, PLAY, CODES[a], CODES[b])] = Action(seat, PLAY, (a, b))
+            table[(seat, PLAY, CODES[b], CODES[a])] = Action(seat, PLAY, (b, a))
+    return table
+
+
+_FAST = _fast_actions()
+
+
+def _key(seat: object, data: dict[str, Any]) -> tuple[object, ...] | None:
+    """``seat``'s action ``data`` as a key of ``_FAST``, if it is plain and hashable."""
+    kind = data.get("type")
+    if type(seat) is not int or type(kind) is not str:
+        return None
+    if kind == PLAY:
+        cards = data.get("cards")
+        if type(cards) is not list or len(cards) > 2 or any(type(c) is not str for c in cards):
+            return None
+        return (seat, kind, *cards)
+    card = data.get("card")
+    return (seat, kind, card) if type(card) is str else None
+
+
+def read_action(data: object, seat: object = None) -> Action:
+    """``Action.from_dict(data)``, with ``seat`` if given (``data`` then has none or the
+    same), looked up instead of built for every well-formed action."""
+    if type(data) is dict:
+        if seat is None:
+            seat = data.get("seat")
+        key = _key(seat, data)
+        found = None if key is None else _FAST.get(key)
+        if found is not None:
+            return found
+        if "seat" not in data or data["seat"] != seat:
+            data = {**data, "seat": seat}
+    return Action.from_dict(data)

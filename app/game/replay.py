@@ -49,8 +49,8 @@ import sys
 from collections.abc import Iterable
 from typing import IO, Any
 
-from .actions import DISCARD, PASS, PLAY, Action
-from .cards import CODES, Card, parse_card
+from .actions import read_action
+from .cards import Card, parse_card
 from .errors import DingoError, MalformedAction
 from .state import Game
 
@@ -78,9 +78,7 @@ def replay_line(line: str | bytes) -> dict[str, Any] | None:
         return _refused(str(e))
     for index, data in enumerate(actions):
         try:
-            key = _key(data)
-            action = None if key is None else _FAST.get(key)
-            game.apply(action or Action.from_dict(data))
+            game.apply(read_action(data))
         except DingoError as e:
             return _refused(str(e), index)
     if not game.over:
@@ -88,48 +86,6 @@ def replay_line(line: str | bytes) -> dict[str, Any] | None:
     result = game.result()
     return {key: result[key] for key in
             ("scores", "score_piles", "penalty_piles", "dead_rabbits", "hands", "winner")}
-
-
-def _fast_actions() -> dict[tuple[object, ...], Action]:
-    """Every well-formed action keyed by its JSON fields as written in a plain record.
-
-    ``{"seat": 2, "type": "discard", "card": "7H"}`` is ``(2, "discard", "7H")`` and a
-    play ``(2, "play", "7C", "7S")``. A line whose action is spelled any other way
-    (lower case, spaces, odd types) is read by ``Action.from_dict`` as before, so the
-    answers, errors included, do not change.
-    """
-    table: dict[tuple[object, ...], Action] = {}
-    for seat in range(4):
-        for c in range(52):
-            for kind in (DISCARD, PASS):
-                table[(seat, kind, CODES[c])] = Action(seat, kind, (c,))
-        table[(seat, PLAY)] = Action(seat, PLAY, ())
-        for rank in range(13):
-            for w in (rank * 4, rank * 4 + 3):
-                table[(seat, PLAY, CODES[w])] = Action(seat, PLAY, (w,))
-            a, b = rank * 4, rank * 4 + 3
-            table[(seat, PLAY, CODES[a], CODES[b])] = Action(seat, PLAY, (a, b))
-            table[(seat, PLAY, CODES[b], CODES[a])] = Action(seat, PLAY, (b, a))
-    return table
-
-
-_FAST = _fast_actions()
-
-
-def _key(data: object) -> tuple[object, ...] | None:
-    """``data``'s key in ``_FAST`` if it is a plain, hashable record of an action."""
-    if type(data) is not dict:
-        return None
-    seat, kind = data.get("seat"), data.get("type")
-    if type(seat) is not int or type(kind) is not str:
-        return None
-    if kind == PLAY:
-        cards = data.get("cards")
-        if type(cards) is not list or len(cards) > 2 or any(type(c) is not str for c in cards):
-            return None
-        return (seat, kind, *cards)
-    card = data.get("card")
-    return (seat, kind, card) if type(card) is str else None
 
 
 def _refused(why: str, action_index: int | None = None) -> dict[str, Any]:

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from app.game import Game
-from app.game.actions import Action
+from app.game.actions import _FAST, Action, read_action
 from app.game.bots import RandomBot
 from app.game.cards import codes
-from app.game.replay import _FAST, _key, replay_line
+from app.game.replay import replay_line
 
 
 def test_play_random_is_pick_after_pick() -> None:
@@ -47,13 +47,23 @@ def test_the_fast_action_table_reads_as_from_dict() -> None:
         seat, kind, *cards = key
         data = ({"seat": seat, "type": kind, "cards": cards} if kind == "play"
                 else {"seat": seat, "type": kind, "card": cards[0]})
-        assert _key(data) == key
-        assert Action.from_dict(data) == action
-    # Anything spelled otherwise takes the long way.
+        assert read_action(data) is action and Action.from_dict(data) == action
+        bare = {k: v for k, v in data.items() if k != "seat"}
+        assert read_action(bare, seat) is action
+    # Anything spelled otherwise takes the long way, with from_dict's answer.
     for odd in ({"seat": True, "type": "pass", "card": "7H"}, {"seat": 1, "type": "pass",
                 "card": "7h"}, {"seat": 1, "type": "play", "cards": [["7C"]]},
-                {"seat": 1, "type": "play", "card": "7C"}, [1, "pass", "7H"]):
-        assert _key(odd) is None or _key(odd) not in _FAST
+                {"seat": 1, "type": "play", "card": "7C"}, [1, "pass", "7H"],
+                {"seat": 1, "type": "play", "cards": ["7C", "7S", "8C"]}):
+        try:
+            expected: object = Action.from_dict(odd)
+        except ValueError as e:
+            expected = str(e)
+        try:
+            got: object = read_action(odd)
+        except ValueError as e:
+            got = str(e)
+        assert got == expected
 
 
 def test_a_discard_record_with_stray_cards_reads_its_card() -> None:

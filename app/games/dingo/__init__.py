@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.game import Action, Game, Match, MatchOptions, codes, make_bot
+from app.game.actions import read_action as engine_read_action
 from app.game.determinize import sample
 from app.game.replay import replay_line
 
@@ -58,7 +59,7 @@ def read_action(action: object, seat: int) -> Action:
         raise Malformed(f"a Dingo action has no field {shown(extra[0])}")
     if action.get("seat", seat) != seat:
         raise Malformed("the seat is not part of an action: the table knows who sent it")
-    return Action.from_dict({**action, "seat": seat})
+    return engine_read_action(action, seat)
 
 
 class DingoMatch:
