@@ -27,7 +27,6 @@ view exactly, and every game event a form the viewer was given.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -91,6 +90,19 @@ async def started(base: str, name: str, players: list[Player] | None = None,
 def wire(action: JSON) -> JSON:
     """A legal action as sent: unchanged, but without the seat (Dingo's legal names it)."""
     return {k: v for k, v in action.items() if k != "seat"}
+
+
+def clone(spec: GameSpec, match: MatchState, rules: JSON) -> MatchState:
+    """A copy of ``match`` rebuilt from its record (seed and actions), as a table restores
+    one (a match need not be ``deepcopy``-able)."""
+    record = match.record()
+    again = spec.new_match(record["seed"], rules)
+    for number, game in enumerate(record["games"]):
+        if number:
+            again.start_next_game()
+        for seat, action in game["actions"]:
+            again.apply(seat, action)
+    return again
 
 
 # -- the leak oracle -----------------------------------------------------------------------
@@ -195,7 +207,7 @@ class Oracle:
     def _world(self, match: MatchState, viewer: Viewer) -> MatchState:
         assert self.spec.redeal is not None
         other = self.spec.redeal(match, viewer, self.rng)
-        return copy.deepcopy(match) if other is match else other
+        return clone(self.spec, match, self.rules) if other is match else other
 
     def replay(self, entries: list[dict[str, Any]]) -> dict[int, dict[Viewer, Expected]]:
         """Every version of the log (with ``seq``): per viewer, what it may be shown."""
@@ -303,7 +315,7 @@ class Oracle:
                 return f"{e.code}: {e}"
             return "accepted"
 
-        real = outcome(copy.deepcopy(match))
+        real = outcome(clone(self.spec, match, self.rules))
         for _ in range(self.worlds):
             other = outcome(self._world(match, seat))
             assert other == real, (f"at v{seq} seat {seat}'s {action} is answered "

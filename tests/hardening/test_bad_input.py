@@ -12,22 +12,27 @@ what it was. Frames over the size limit close the socket with 1009.
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import logging
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hardeningkit import SHORT, TWO_SEAT, clone, table_body
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from app import games
 from app.api import ws as ws_module
 from app.config import Settings
 from app.db.migrate import run_migrations
+from app.games.contract import GameError
 from app.main import create_app
 
 EXAMPLES = 2000
@@ -94,7 +99,7 @@ def any_phase(request: pytest.FixtureRequest, tmp_path: Path,
 
 
 def live_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-               start: bool) -> Iterator[dict[str, Any]]:
+               start: bool, game: str = "dingo") -> Iterator[dict[str, Any]]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'bad.db'}"
     run_migrations(url)
     # The bulk sends far more than 20 messages a second: the rate limit has its own test.
@@ -106,10 +111,11 @@ def live_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     try:
         with TestClient(app) as client:
             live = Live(client)
-            body = client.post("/api/tables", json={"games_to_win": 1}).json()
+            create = {"games_to_win": 1} if game == "dingo" else table_body(game)
+            body = client.post("/api/tables", json=create).json()
             table_id, host = body["table_id"], body["host_token"]
             seats, tokens = [], []
-            for seat in range(4):
+            for seat in range(games.get(game).seats):
                 ws = live.connect(table_id, host if seat == 0 else None)
                 ws.send_json({"type": "sit", "seat": seat, "name": f"P{seat}", "id": "s"})
                 seated = until(ws, "seated")[-1]
@@ -122,10 +128,10 @@ def live_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
             # The spectator first: its arrival is announced to every seat (the count).
             spectator = live.connect(table_id, None)
             states = [view(ws) for ws in seats]
-            actor = states[0]["game"]["to_act"] if start else None
+            actor = states[0]["game"]["to_act"] if start and game == "dingo" else None
             yield {"live": live, "seats": seats, "tokens": tokens, "views": states,
                    "actor": actor, "spectator": spectator, "table_id": table_id,
-                   "errors": errors, "app": app}
+                   "errors": errors, "app": app, "to_act": states[0]["to_act"]}
             for ctx in live.sockets:
                 with contextlib.suppress(Exception):
                     ctx.__exit__(None, None, None)
@@ -415,3 +421,169 @@ def nesting(text: str) -> int:
         elif ch in "]}":
             depth -= 1
     return deepest
+
+
+# -- every other game: its own actions, mangled -------------------------------------------
+
+GAME_EXAMPLES = int(os.environ.get("GAME_EXAMPLES", "600"))
+
+
+@st.composite
+def mangled_action(draw: st.DrawFn, offered: list[dict[str, Any]], seen: list[str],
+                   types: list[str]) -> dict[str, Any]:
+    """One of the actions the game offers some seat, then changed: a field set to any value
+    seen on the board (another seat's card or tile too), to junk, dropped, or added; the
+    type swapped for another of this game's, or Dingo's; an id and a version."""
+    message = {**copy.deepcopy(draw(st.sampled_from(offered))), "id": "g1", "v": 0}
+    own = sorted(k for k in message if k not in ("type", "id", "v"))
+    fields = sorted({k for a in offered for k in a} | {"seat", "card", "cards", "tile", "tiles"})
+    for _ in range(draw(st.integers(1, 3))):
+        change = draw(st.sampled_from(["value", "seen", "seen", "list", "drop", "add", "type"]))
+        key = draw(st.sampled_from(own if own and draw(st.booleans()) else fields))
+        if change == "seen" and seen:
+            message[key] = draw(st.sampled_from(seen))
+        elif change == "list" and seen:
+            message[key] = draw(st.lists(st.sampled_from(seen), max_size=4))
+        elif change == "value":
+            message[key] = draw(json_junk | st.integers(-1, 3))
+        elif change == "drop":
+            message.pop(key, None)
+        elif change == "type":
+            message["type"] = draw(st.sampled_from(types))
+        else:
+            message[key] = draw(st.sampled_from(seen or ["x"]) | json_junk)
+    return message
+
+
+def strings_in(value: Any) -> list[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and len(item) <= 8:
+            found.add(item)
+    return sorted(found)
+
+
+@pytest.mark.parametrize("game", TWO_SEAT)
+def test_each_games_own_actions_mangled_change_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    """A game of every other kind in progress: its offered actions, mangled (values from the
+    board, junk, missing or extra fields, other types), sent at the *current* version from
+    either seat and a spectator, along with junk frames and stale legal moves. The engine
+    refuses each (anything the engine would accept is sent on a stale version instead, so
+    the point stays refusals): every frame gets an error, the socket stays open, nothing is
+    logged at ERROR, and every seat's view and the version are what they were."""
+    fixture = live_table(tmp_path, monkeypatch, start=True, game=game)
+    table = next(fixture)
+    try:
+        run_game_fuzz(table, game)
+    finally:
+        next(fixture, None)  # closes the sockets, then the app
+
+
+def run_game_fuzz(table: dict[str, Any], game: str) -> None:
+    live: Live = table["live"]
+    spec = games.get(game)
+    version = table["views"][0]["v"]
+    offered = [a for view in table["views"] for a in view["game"]["legal"]]
+    assert offered
+    seen = strings_in([view["game"] for view in table["views"]])
+    types = sorted(spec.actions | {"discard", "pass", "play"})
+    match = live.client.app.state.tables.get(table["table_id"]).match  # type: ignore[attr-defined]
+    rules = spec.check_options(SHORT.get(game, {}))
+    senders = [*table["seats"], table["spectator"]]
+    tally: dict[str, int] = {}
+
+    def accepted(seat: int, message: Any) -> bool:
+        """Whether the engine would take it (then it must not be sent at this version)."""
+        try:
+            clone(spec, match, rules).apply(seat, {k: v for k, v in message.items()
+                                                   if k not in ("id", "v")})
+        except GameError:
+            return False
+        return True
+
+    # The seat to act's own offered moves naming what another seat holds or sees instead.
+    theirs: list[tuple[int, dict[str, Any]]] = []
+    for actor in table["to_act"]:
+        mine = set(strings_in(table["views"][actor]["game"]["legal"]))
+        others = sorted({t for s, v in enumerate(table["views"]) if s != actor
+                         for t in strings_in(v["game"])} - mine)
+        theirs += [(actor, {**a, k: t, "id": "t1"}) for a in table["views"][actor]["game"]["legal"]
+                   for k in a if k != "type" for t in others]
+    assert theirs, "the other seats see nothing the seat to act may not send"
+
+    @settings(max_examples=GAME_EXAMPLES, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(frame=st.one_of(
+        mangled_action(offered, seen, types).map(lambda m: ("action", m)),
+        mangled_action(offered, seen, types).map(lambda m: ("action", m)),
+        st.sampled_from(theirs).map(lambda t: ("theirs", t)),
+        frames, stale_legal_any(offered, version).map(lambda m: ("json", m))),
+        sender=st.sampled_from(table["to_act"]) | st.integers(0, len(senders) - 1))
+    def one(frame: tuple[str, Any], sender: int) -> None:
+        kind, payload = frame
+        if kind == "theirs":
+            sender, payload = payload[0], dict(payload[1])
+            kind = "action"
+        ws = senders[sender]
+        if kind == "action":
+            payload["v"] = version
+            if sender < len(table["seats"]) and accepted(sender, payload):
+                payload["v"] = version + 1
+            kind = "json"
+        elif kind == "json":
+            payload = harmless(payload, version)
+        if kind == "bytes":
+            ws.send_bytes(payload)
+        else:
+            text = json.dumps(payload) if kind == "json" else payload
+            if len(text.encode("utf-8", "surrogatepass")) > 4000:
+                return
+            try:
+                ws.send_text(text)
+            except UnicodeEncodeError:
+                return
+        live.sentinel += 1
+        sentinel = f"zzsentinel{live.sentinel}"
+        ws.send_json({"type": "ready", "id": sentinel})
+        got = until(ws, "error", sentinel)
+        end = got[-1]
+        assert end["code"] in ("not_now", "not_seated") and end["v"] == version, (
+            end, sender, payload, got)
+        own = payload.get("type") if isinstance(payload, dict) else None
+        answers = [a for a in got[:-1] if a["type"] != "chat" or own == "chat"]
+        assert answers, f"no answer to {frame!r}"
+        for answer in answers:
+            ok = answer["type"] == "error" or (own == "chat" and answer["type"] == "chat")
+            ok = ok or (own == "sync" and answer["type"] == "state")
+            assert ok, (frame, answer)
+            if answer["type"] == "error":
+                assert answer["v"] in (None, version), answer
+                assert answer["message"], answer
+            code = answer.get("code", answer["type"])
+            tally[code] = tally.get(code, 0) + 1
+
+    one()
+    for ws, before in zip(table["seats"], table["views"], strict=True):
+        assert view(ws) == before
+    assert not table["errors"].records, [r.getMessage() for r in table["errors"].records]
+    # The engine itself refused some (illegal, malformed), the table others.
+    for code in ("malformed", "illegal", "unknown_type", "stale_version", "not_seated"):
+        assert tally.get(code, 0) > 0, tally
+    print(f"\n{game}: {GAME_EXAMPLES} examples: {sorted(tally.items())}")
+
+
+@st.composite
+def stale_legal_any(draw: st.DrawFn, legal: list[dict[str, Any]], version: int
+                    ) -> dict[str, Any]:
+    """An offered action on another version, perhaps naming a seat."""
+    choice = draw(st.sampled_from(legal))
+    v = draw(st.integers(-5, version - 1) | st.integers(version + 1, 2**62))
+    extra = draw(st.sampled_from([{}, {"seat": 0}, {"seat": 1}, {"seat": 7}]))
+    return {**choice, "id": "L1", "v": v, **extra}

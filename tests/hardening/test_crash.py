@@ -24,6 +24,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
+from hardeningkit import TWO_SEAT, started
 from serverkit import catch_up, dingo_serve, drain, join, legal_wire, seat_view, seated_table
 from tablekit import Player
 
@@ -134,3 +135,149 @@ async def play_to(point: str, players: list[Player], rng: random.Random) -> int:
         if reached(before, players[seat].state):
             return version
     raise AssertionError(f"never reached {point}")
+
+
+# -- every other game: one server, a table of each, killed at each game's acknowledged moves --
+
+
+async def act_any(players: list[Player], rng: random.Random
+                  ) -> tuple[int, int, dict[str, Any]] | None:
+    """A seat that may act plays a random legal move (in a simultaneous decision, any of
+    them); (its acked version, the seat, the intent), or None between games or matches."""
+    await catch_up(players)
+    state = players[0].state
+    if not state["to_act"]:
+        kind = "rematch" if state["table"]["status"] == "match_over" else "ready"
+        for p in players:
+            await p.intent({"type": kind})
+        return None
+    seat = rng.choice(state["to_act"])
+    actor = players[seat]
+    intent = {"id": actor.intent_id(), "v": actor.state["v"], **legal_wire(actor, rng)}
+    await actor.send(intent)
+    while True:
+        answer = await actor.recv()
+        if answer["type"] in ("ack", "error") and answer.get("id") == intent["id"]:
+            break
+    assert answer["type"] == "ack", answer
+    actor.acked = answer["v"]  # type: ignore[attr-defined]
+    return answer["v"], seat, intent
+
+
+def half_decided(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """A simultaneous decision is half made: some seats have decided (face down), not all."""
+    return (len(before["to_act"]) > 1 and after["v"] == before["v"] + 1
+            and bool(after["to_act"]) and set(after["to_act"]) < set(before["to_act"]))
+
+
+async def test_kill_9_at_tables_of_every_other_game_loses_nothing(tmp_path: Path) -> None:
+    """A real ``dingo serve`` with a table of each two-seat game is killed once right after
+    each game's actor reads its ack (the others at rest, every seat caught up), then once
+    in the middle of a simultaneous decision (one seat committed face down) where a game
+    has them. After every restart, at every table, every seat is at exactly the version
+    last acknowledged there and sees what it saw; the killed intent, retried with its id
+    and version, gets its original answer and changes nothing; and play goes on."""
+    rng = random.Random(int(os.environ.get("CRASH_SEED", "7")))
+    db = tmp_path / "crash-games.db"
+    env = {"RECONNECT_GRACE_SECONDS": "600", "NEXT_GAME_SECONDS": "600"}
+    kills: list[tuple[str | None, str]] = [(name, "random") for name in TWO_SEAT]
+    kills.append((None, "half-decided"))
+    tables: dict[str, tuple[str, list[str]]] = {}
+    acked: dict[str, int] = {}
+    seen: dict[str, list[dict[str, Any] | None]] = {}
+    retry: tuple[str, int, dict[str, Any], dict[str, Any]] | None = None
+    simultaneous: set[str] = set()
+    done: list[tuple[str, str, int]] = []
+    compared = 0
+    for round_ in range(len(kills) + 1):
+        async with dingo_serve(db, tmp_path, **env) as server:
+            at: dict[str, list[Player]] = {}
+            if round_ == 0:
+                for name in TWO_SEAT:
+                    table_id, players, tokens = await started(server.base, name)
+                    tables[name], at[name] = (table_id, tokens), players
+            else:
+                for name, (table_id, tokens) in tables.items():
+                    players = [await join(server.base, table_id, t) for t in tokens]
+                    for p, view in zip(players, seen[name], strict=True):
+                        assert p.state["v"] == acked[name], (name, p.state["v"], acked[name])
+                        if view is not None:
+                            assert seat_view(p.state) == view, name
+                            compared += 1
+                    at[name] = players
+                if retry is not None:  # the intent acknowledged just before the kill
+                    name, seat, intent, answer = retry
+                    players = at[name]
+                    await players[seat].send(intent)
+                    again = await players[seat].expect("ack")
+                    assert again == answer, (again, answer)
+                    await players[seat].send({"type": "sync"})
+                    synced = await players[seat].next_state(lambda s: s["events"] == [])
+                    assert synced["v"] == acked[name]  # not applied again
+                for players in at.values():  # and every game goes on
+                    moved = 0
+                    while moved < 2:
+                        moved += await act_any(players, rng) is not None
+            if round_ == len(kills):
+                for players in at.values():
+                    for p in players:
+                        await p.ws.close()
+                break
+            killer, point = kills[round_]
+            for name, players in at.items():  # the others move on, and are at rest
+                if name != killer:
+                    for _ in range(rng.randint(0, 4)):
+                        await act_any(players, rng)
+                    await catch_up(players)
+            retry = None
+            if point == "random":
+                assert killer is not None
+                countdown = rng.randint(1, 25)
+                while countdown:
+                    got = await act_any(at[killer], rng)
+                    if got is not None:
+                        countdown -= 1
+                version, seat, intent = got  # the actor just read its ack: kill now
+                retry = (killer, seat, intent, {"type": "ack", "id": intent["id"],
+                                                "v": version})
+            else:
+                for _ in range(300):  # play round the tables until one is half decided
+                    name = rng.choice(sorted(at))
+                    await catch_up(at[name])
+                    before = at[name][0].state
+                    simultaneous |= {name} if len(before["to_act"]) > 1 else set()
+                    if await act_any(at[name], rng) is None:
+                        continue
+                    await catch_up(at[name])
+                    if half_decided(before, at[name][0].state):
+                        killer = name
+                        break
+                if killer is None:
+                    assert not simultaneous, "a simultaneous decision was never half made"
+                    kills.pop()
+                    for players in at.values():
+                        for p in players:
+                            await p.ws.close()
+                    break
+            os.kill(server.pid, signal.SIGKILL)
+            await server.process.wait()
+            for name, players in at.items():
+                versions = []
+                for p in players:
+                    await drain(p)
+                    versions += [f["v"] for f in p.frames if f["type"] == "state"]
+                acked[name] = max([*versions, *(getattr(p, "acked", 0) for p in players)])
+                seen[name] = []
+                for p in players:
+                    last = [f for f in p.frames if f["type"] == "state" and f["v"] == acked[name]]
+                    seen[name].append(seat_view(last[-1]) if last else None)
+                if name != killer or point != "random":
+                    assert None not in seen[name], "every seat saw the version before the kill"
+            assert killer is not None
+            done.append((killer, point, acked[killer]))
+    print(f"kills (game, point, version): {done}; seat views compared: {compared}")
+    assert [(k, p) for k, p, _ in done][:len(TWO_SEAT)] == [(n, "random") for n in TWO_SEAT]
+    assert len(done) == len(TWO_SEAT) + bool(simultaneous)  # Divide: half decided
+    # Every seat of every table after each kill but the killed table's (only its actor is
+    # sure to have read the version before a "random" kill).
+    assert compared >= len(done) * (len(TWO_SEAT) - 1) * 2, compared
