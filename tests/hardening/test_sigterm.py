@@ -18,6 +18,7 @@ import signal
 from pathlib import Path
 
 import test_crash
+from hardeningkit import TWO_SEAT, started
 from serverkit import catch_up, dingo_serve, drain, join, legal_wire, seated_table
 
 EXIT_WITHIN = 8.0
@@ -66,3 +67,56 @@ async def test_sigterm_closes_1012_exits_0_and_play_resumes(tmp_path: Path) -> N
             more += await test_crash.act(players, rng) is not None
         for p in players:
             await p.ws.close()
+
+
+async def test_sigterm_with_a_table_of_every_other_game(tmp_path: Path) -> None:
+    """The same for a server holding a table of each two-seat game, an intent in flight at
+    each: every socket closed 1012, exit 0, and every table back where its seats last saw
+    it (an acknowledged intent included), playing on."""
+    rng = random.Random(int(os.environ.get("SIGTERM_SEED", "11")))
+    db = tmp_path / "sigterm-games.db"
+    env = {"RECONNECT_GRACE_SECONDS": "600", "NEXT_GAME_SECONDS": "600"}
+    tables: dict[str, tuple[str, list[str]]] = {}
+    acked: dict[str, list[int]] = {}
+    async with dingo_serve(db, tmp_path, **env) as server:
+        at = {}
+        for name in TWO_SEAT:
+            table_id, players, tokens = await started(server.base, name)
+            tables[name], at[name] = (table_id, tokens), players
+            acted = 0
+            while acted < 4:
+                acted += await test_crash.act_any(players, rng) is not None
+            await catch_up(players)
+        sent = {}
+        for name, players in at.items():
+            seats = players[0].state["to_act"]
+            if seats:
+                actor = players[rng.choice(seats)]
+                sent[name] = (actor, actor.intent_id())
+                await actor.send({"id": sent[name][1], "v": actor.state["v"],
+                                  **legal_wire(actor, rng)})
+        os.kill(server.pid, signal.SIGTERM)
+        codes = [await drain(p, EXIT_WITHIN) for players in at.values() for p in players]
+        rc = await asyncio.wait_for(server.process.wait(), EXIT_WITHIN)
+    assert codes == [1012] * len(codes), codes
+    assert rc == 0, (rc, server.log.read_text()[-2000:])
+    assert sent, "no intent was in flight"
+    last_seen = {}
+    for name, players in at.items():
+        last_seen[name] = max(f["v"] for p in players for f in p.frames if f["type"] == "state")
+        if name in sent:
+            actor, intent_id = sent[name]
+            acked[name] = [f["v"] for f in actor.frames
+                           if f.get("id") == intent_id and f["type"] == "ack"]
+    async with dingo_serve(db, tmp_path, **env) as server:
+        for name, (table_id, tokens) in tables.items():
+            players = [await join(server.base, table_id, token) for token in tokens]
+            versions = {p.state["v"] for p in players}
+            assert versions == {last_seen[name]}, (name, versions, last_seen[name])
+            for v in acked.get(name, []):
+                assert last_seen[name] >= v, name
+            more = 0
+            while more < 2:
+                more += await test_crash.act_any(players, rng) is not None
+            for p in players:
+                await p.ws.close()
