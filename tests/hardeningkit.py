@@ -50,9 +50,25 @@ SHORT: dict[str, dict[str, Any]] = {"divide": {"target_wins": 1}, "dingo": {"gam
 Viewer = int | None
 
 
-def table_body(name: str, **extra: Any) -> dict[str, Any]:
-    """``POST /api/tables`` for a short match of ``name``, no turn timer."""
-    return {"game": name, "options": SHORT.get(name, {}), "turn_seconds": None, **extra}
+def table_body(name: str, options: dict[str, Any] | None = None, **extra: Any
+               ) -> dict[str, Any]:
+    """``POST /api/tables`` for a short match of ``name`` (or with ``options``), no timer."""
+    chosen = SHORT.get(name, {}) if options is None else options
+    return {"game": name, "options": chosen, "turn_seconds": None, **extra}
+
+
+def variants(name: str) -> list[dict[str, Any]]:
+    """The short match's options, and if the game has switches or choices, the same with
+    each of them set otherwise (e.g. Bingo's open tally, Divide's long deck): what a seat
+    is shown may depend on them."""
+    base = dict(SHORT.get(name, {}))
+    other = dict(base)
+    for option in games.get(name).options:
+        if option.kind == "bool":
+            other[option.name] = not option.default
+        elif option.kind == "choice":
+            other[option.name] = next(c for c in option.choices if c != option.default)
+    return [base, other] if other != base else [base]
 
 
 async def seated(base: str, name: str, players: list[Player] | None = None,

@@ -425,7 +425,7 @@ def nesting(text: str) -> int:
 
 # -- every other game: its own actions, mangled -------------------------------------------
 
-GAME_EXAMPLES = int(os.environ.get("GAME_EXAMPLES", "600"))
+GAME_EXAMPLES = int(os.environ.get("GAME_EXAMPLES", "1000"))
 
 
 @st.composite

@@ -35,6 +35,7 @@ from hardeningkit import (
     playout_entries,
     strings,
     table_body,
+    variants,
 )
 from tablekit import Live, Player, card_strings, hidden_by_version, live_server
 
@@ -264,11 +265,11 @@ def mangled(rng: random.Random, mine: list[dict[str, Any]], states: list[dict[st
     return None if action in mine else action
 
 
-async def play_other_match(live: Live, name: str, seed: int
+async def play_other_match(live: Live, name: str, options: dict[str, Any], seed: int
                            ) -> tuple[Oracle, dict[int, dict[Any, Any]], list[Viewer], list[str]]:
     rng = random.Random(seed)
     spec = games.get(name)
-    table_id, host = await live.create(**table_body(name))
+    table_id, host = await live.create(**table_body(name, options))
     spectator = Viewer(None)
     spectator.streams.append(await live.player(table_id))
     viewers = [Viewer(seat) for seat in range(spec.seats)]
@@ -346,8 +347,12 @@ async def play_other_match(live: Live, name: str, seed: int
     return oracle, expected, [*viewers, spectator], [t for t in tokens if t]
 
 
-@pytest.mark.parametrize("name", TWO_SEAT)
-async def test_no_frame_shows_a_viewer_what_its_game_hides(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize("name,options,seed", [
+    pytest.param(name, options, seed, id=f"{name}-{'options' if number else 'default'}-{seed}")
+    for name in TWO_SEAT for number, options in enumerate(variants(name))
+    for seed in (3 + number, 11 + number)])
+async def test_no_frame_shows_a_viewer_what_its_game_hides(
+        tmp_path: Path, name: str, options: dict[str, Any], seed: int) -> None:
     """Whole matches of every other game over real WebSockets, with reconnects, second tabs,
     resyncs, chat, refused and mangled intents and HTTP reads on the way: every frame every
     seat and the spectator got is what the engine says it may see at that version."""
@@ -356,7 +361,7 @@ async def test_no_frame_shows_a_viewer_what_its_game_hides(tmp_path: Path, name:
         logging.getLogger().addHandler(lines)
         try:
             oracle, expected, viewers, tokens = await asyncio.wait_for(
-                play_other_match(live, name, 3), 90)
+                play_other_match(live, name, options, seed), 90)
         finally:
             logging.getLogger().removeHandler(lines)
         checked = sum(check_frames(v.seat, [p.frames for p in v.streams], expected,
