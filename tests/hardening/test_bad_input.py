@@ -296,7 +296,7 @@ LEVELS = {"[": "]", '{"a":': "}", "[1,": "]", '{"\u00e9\u202e":': "}", '{"type":
 
 
 @st.composite
-def deep_frame(draw: st.DrawFn) -> str:
+def deep_frame(draw: st.DrawFn, types: list[str] = TYPES, fields: list[str] = FIELDS) -> str:
     """JSON text nested 1 to ~2,000 deep (within the 4096-byte cap), as the whole frame
     or as the value of any field of any message type."""
     pattern = draw(st.just(["["]) | st.lists(st.sampled_from(sorted(LEVELS)), min_size=1,
@@ -317,28 +317,33 @@ def deep_frame(draw: st.DrawFn) -> str:
     nested = "".join(opens) + core + "".join(reversed(closes))
     if draw(st.integers(0, 2)) == 0:
         return nested
-    kind = draw(st.sampled_from([*TYPES, "make_host", "replace_seat"]) | st.text(max_size=8))
-    field = draw(st.sampled_from(["type", "id", *FIELDS]))  # type and id: read first
+    kind = draw(st.sampled_from([*types, "make_host", "replace_seat"]) | st.text(max_size=8))
+    field = draw(st.sampled_from(["type", "id", *fields]))  # type and id: read first
     head = "" if field == "type" else f'"type":{json.dumps(kind)},'
     return "{" + head + json.dumps(field) + ":" + nested + "}"
 
 
 @st.composite
-def any_field_types(draw: st.DrawFn) -> dict[str, Any]:
+def any_field_types(draw: st.DrawFn, types: list[str] = TYPES,
+                    all_fields: list[str] = FIELDS) -> dict[str, Any]:
     """A message of any type whose every field holds a value of any JSON type."""
-    kind = draw(st.sampled_from([*TYPES, "make_host", "replace_seat"]) | json_junk)
-    fields = draw(st.lists(st.sampled_from(FIELDS[1:]), unique=True, max_size=6))
+    kind = draw(st.sampled_from([*types, "make_host", "replace_seat"]) | json_junk)
+    fields = draw(st.lists(st.sampled_from(all_fields[1:]), unique=True, max_size=6))
     return {"type": kind, **{f: draw(json_junk | st.text(st.characters(codec="utf-8")))
                              for f in fields}}
 
 
-any_frame = st.one_of(
-    deep_frame().map(lambda t: ("text", t)),
-    any_field_types().map(lambda m: ("json", m)),
-    st.text(st.characters(codec="utf-8"), max_size=300).map(lambda t: ("text", t)),
-    st.binary(max_size=3000).map(lambda b: ("bytes", b)),
-    any_field_types().map(lambda m: ("bytes", json.dumps(m).encode())),
-)
+def frames_of(types: list[str], fields: list[str]) -> st.SearchStrategy[tuple[str, Any]]:
+    return st.one_of(
+        deep_frame(types, fields).map(lambda t: ("text", t)),
+        any_field_types(types, fields).map(lambda m: ("json", m)),
+        st.text(st.characters(codec="utf-8"), max_size=300).map(lambda t: ("text", t)),
+        st.binary(max_size=3000).map(lambda b: ("bytes", b)),
+        any_field_types(types, fields).map(lambda m: ("bytes", json.dumps(m).encode())),
+    )
+
+
+any_frame = frames_of(TYPES, FIELDS)
 PHASE_EXAMPLES = 600
 
 
@@ -347,17 +352,38 @@ def test_generated_frames_of_any_depth_shape_and_type_change_nothing(
     """A seated, non-host player's socket, in the lobby and mid-game: every generated frame
     gets an error (a valid chat or sync its usual answer), the socket stays open, and the
     table's state and version are what they were."""
-    live: Live = any_phase["live"]
     actor = any_phase["actor"]
     index = actor if actor not in (None, 0) else 2
+    run_any_frames(any_phase, index, any_frame, PHASE_EXAMPLES)
+
+
+@pytest.mark.parametrize("game", TWO_SEAT)
+def test_generated_frames_of_any_shape_change_nothing_in_every_other_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    """The same, mid-game at a table of every other game, its own action types and fields
+    among the generated ones, from its non-host seat."""
+    fixture = live_table(tmp_path, monkeypatch, start=True, game=game)
+    table = next(fixture)
+    try:
+        offered = [a for view in table["views"] for a in view["game"]["legal"]]
+        fields = sorted({*FIELDS, *(k for a in offered for k in a)})
+        types = sorted({*TYPES, *games.get(game).actions})
+        run_any_frames(table, 1, frames_of(types, fields), PHASE_EXAMPLES // 2)
+    finally:
+        next(fixture, None)
+
+
+def run_any_frames(any_phase: dict[str, Any], index: int,
+                   strategy: st.SearchStrategy[tuple[str, Any]], examples: int) -> None:
+    live: Live = any_phase["live"]
     ws = any_phase["seats"][index]
     version = any_phase["views"][0]["v"]
     deepest = [0]
     tally: dict[str, int] = {}
 
-    @settings(max_examples=PHASE_EXAMPLES, deadline=None, database=None,
+    @settings(max_examples=examples, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
-    @given(frame=any_frame)
+    @given(frame=strategy)
     # Always tried as well: the band just under orjson's limit, where Python's recursion
     # limit lies too (the class of the fuzzing find: RecursionError, the seat dropped).
     @example(frame=("text", '{"type":' + "[" * 980 + "]" * 980 + "}"))
@@ -403,7 +429,7 @@ def test_generated_frames_of_any_depth_shape_and_type_change_nothing(
     assert deepest[0] >= 1000, deepest
     for code in ("malformed", "unknown_type"):
         assert tally.get(code, 0) > 0, tally
-    print(f"\n{PHASE_EXAMPLES} frames, deepest {deepest[0]} levels: {sorted(tally.items())}")
+    print(f"\n{examples} frames, deepest {deepest[0]} levels: {sorted(tally.items())}")
 
 
 def nesting(text: str) -> int:
