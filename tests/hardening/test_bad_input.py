@@ -7,6 +7,10 @@ to act and from a spectator. Each one must be answered with an ``error`` (a
 valid ``chat`` or ``sync`` with its usual answer), nothing may be logged at
 ERROR, the socket must stay open, and at the end every seat's view is exactly
 what it was. Frames over the size limit close the socket with 1009.
+
+Every other registered game (two seats) gets the same mid-game: its own offered actions
+mangled (and sent at the current version, so its engine refuses them), frames of any
+depth and shape with its own types and fields, junk and stale moves.
 """
 
 from __future__ import annotations

@@ -14,6 +14,10 @@ version (nothing else is sent meanwhile); the random ones kill the moment the
 actor reads its ``ack``, before the others read anything. After each restart
 the four clients reconnect with their tokens: every seat is at exactly the
 acknowledged version, and every seat that saw that version sees the same view.
+
+Every other registered game: one server holding a table of each, killed right after a
+random acknowledged move of each game in turn and once in a half-made simultaneous
+decision (``test_kill_9_at_tables_of_every_other_game_loses_nothing``).
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ frame tagged with that version (its ``v``, or the last ``v`` that socket saw)
 may name one, anywhere, including inside error and chat text. Spectators must
 never see a card in a hand. The history API must show nothing of a match
 before it is recorded.
+
+Every other registered game plays the same way (two seats and a spectator), judged by
+``hardeningkit.Oracle``, which derives what each viewer may not know from the game's own
+``redeal``, so it needs no game's rules (see its docstring).
 """
 
 from __future__ import annotations
