@@ -151,6 +151,8 @@ class Table:
         self._split: SplitViews | None = None
         self._deals = 0  # games dealt at this table: a new one restarts the game's events
         self._game_over = False  # ``game_over``
+        #: Per seat that may act: the version its decision was put to it at.
+        self._deciding: dict[int, int] = {}
         self.info: MatchInfo | None = None
         self.match_id: int | None = None  # the last recorded match of this table
         self.clients: set[Client] = set()
@@ -283,6 +285,7 @@ class Table:
         self.version = seq
         match = self.match
         self._game_over = match is not None and (match.between_games or match.over)
+        self._note_deciding(seq, kind, _actor(entry))
         if answer_key is not None and intent_id is not None:
             # The sender's answer, as ``submit`` sent it: the last entry of an intent
             # (a match record after the final action) has the version it was acked at.
@@ -290,6 +293,31 @@ class Table:
         self._changed_at = time.monotonic()
         self._observe(events)
         return events
+
+    def _note_deciding(self, seq: int, kind: str, actor: int | None) -> None:
+        """Keep, per seat that may act, the version its decision was put to it at.
+
+        A seat's decision stands until it acts or a game is dealt; other seats acting
+        meanwhile (a simultaneous decision: both seats commit face down) or the table
+        changing (someone sits, the host changes) do not change it, so an action sent
+        from any version since then is not stale (``_stale``).
+        """
+        match = self.match
+        acting = () if match is None or self._game_over else match.to_act()
+        fresh = kind in ("start", "rematch", "next_game")
+        before = self._deciding
+        self._deciding = {s: seq if fresh or s == actor or s not in before else before[s]
+                          for s in acting}
+
+    def _stale(self, client: Client, intent: dict[str, Any], v: int) -> bool:
+        """An intent sent from version ``v`` comes too late: something changed since.
+
+        A game action is in time while its seat's decision stands (``_note_deciding``)."""
+        if v == self.version:
+            return False
+        if intent["type"] in self.game.actions and client.seat is not None:
+            return not self._deciding.get(client.seat, self.version + 1) <= v <= self.version
+        return True
 
     def _answer_key(self, entry: dict[str, Any]) -> str | None:
         """Whose answer an entry with an intent ``id`` is (``_reply_key`` of its sender).
@@ -711,7 +739,7 @@ class Table:
                 if self.closed:
                     raise TableError("unknown_table", "this table is closed")
                 v = intent.get("v")
-                if v is not None and v != self.version:
+                if v is not None and self._stale(client, intent, v):
                     if intent["type"] in self.game.actions:
                         # A malformed action is called that, whatever its version.
                         self.game.read_action(_action_of(intent), self.options.rules)
@@ -985,6 +1013,14 @@ class Table:
             client.close(code, reason)
         self.clients.clear()
         self._timer = None
+
+
+def _actor(entry: dict[str, Any]) -> int | None:
+    """The seat that made a logged game action (older Dingo logs put it in the action)."""
+    if entry["kind"] != "action":
+        return None
+    seat: int = entry["seat"] if "seat" in entry else entry["action"]["seat"]
+    return seat
 
 
 def _action_of(intent: dict[str, Any]) -> JSON:

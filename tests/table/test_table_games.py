@@ -140,6 +140,33 @@ async def test_wrong_actions_are_refused_and_change_nothing(name: str) -> None:
         await h.close()
 
 
+async def test_both_seats_commit_from_the_same_version() -> None:
+    """A simultaneous decision: the second commitment, sent from the version both seats were
+    shown, is in time (the first changed nothing the second seat decides on); a seat that
+    has acted cannot act again from that version."""
+    h = Harness()
+    try:
+        table, host = await h.table(game="divide")
+        ann = await h.seat(table, 0, "Ann", host)
+        bob = await h.seat(table, 1, "Bob")
+        await table.submit(ann[0], {"type": "start"})
+        await settled(table, ann[1], bob[1])
+        v = table.version
+        assert ann[1].last()["to_act"] == [0, 1]
+        a, b = ann[1].last()["game"]["legal"][0], bob[1].last()["game"]["legal"][0]
+        assert (await answer(table, *ann, {**a, "id": "a1", "v": v}))["type"] == "ack"
+        assert (await answer(table, *bob, {**b, "id": "b1", "v": v}))["type"] == "ack"
+        assert table.version == v + 2
+        await settled(table, ann[1], bob[1])
+        battle = [e for f in ann[1].states() for e in f["events"] if e["type"] == "battle"]
+        assert len(battle) == 1
+        again = await answer(table, *ann, {**ann[1].last()["game"]["legal"][0], "id": "a2",
+                                           "v": v + 1})
+        assert again["code"] == "stale_version"
+    finally:
+        await h.close()
+
+
 async def test_simultaneous_decisions_share_one_timer_and_time_out_together() -> None:
     """Divide and Conquer: both seats commit at once. Neither acts: when the time is up a
     bot commits for each, and the second seat's time is not started afresh."""
