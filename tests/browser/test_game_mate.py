@@ -203,7 +203,7 @@ def test_scoreboard_and_results_say_what_the_server_said(
     assert page.inner_text(".mate-headline") == (
         "Game 3: Bob \u00b7 bot gave overmate to you on move 10")
     assert page.inner_text("#mate-say") == (
-        "Overmate on move 10: you have neither a spade nor a ace to answer the ace of spades; "
+        "Overmate on move 10: you have neither a spade nor an ace to answer the ace of spades; "
         "Bob \u00b7 bot scores 11 \u00d7 (10 + 1) \u00d7 2 = 242.")
     page = harness("mated-on-10", "phone", "&results")
     assert page.inner_text(".mate-headline") == "Game 1: Bob \u00b7 bot mated you on move 10"

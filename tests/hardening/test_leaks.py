@@ -312,7 +312,9 @@ async def play_other_match(live: Live, name: str, options: dict[str, Any], seed:
             if stale:
                 action = rng.choice(mine) if mine else {"type": sorted(spec.actions)[0]}
             assert action is not None
-            version = state["v"] - 1 if stale else state["v"]
+            # (From before the match: an action is in time while its seat's decision
+            # stands, which under a simultaneous decision includes the version before.)
+            version = 0 if stale else state["v"]
             answer = await viewers[who].now.intent({**action, "v": version})
             assert answer["type"] == "error", (action, answer)
             if not stale:
