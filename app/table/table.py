@@ -5,6 +5,11 @@ The table knows no game's rules: it talks to its game through the contract
 (``app.games.contract``): ``GameSpec`` for the seats, options and bots, ``MatchState``
 for the match. The game is chosen when the table is created (``TableOptions.game``).
 
+This module holds the log, connections and intents; what clients are shown is built
+by ``TableViews`` (``views.py``), what the table does by itself (bots, the turn timer,
+the next game) is ``TableClock`` (``clock.py``); options in ``options.py``, seats and
+names in ``seats.py``.
+
 A table is a fold of its append-only log. Every accepted change becomes a log
 entry that goes through ``_fold`` — the same function ``restore`` replays —
 then is made durable with ``TableStore.append``, and only then announced.
@@ -46,7 +51,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -62,12 +66,12 @@ from app.games.contract import (
     MatchState,
     ObservingBot,
     SplitViews,
-    seat_labels,
 )
 from app.observability import log_event
 
 from . import messages
 from .client import Client
+from .clock import TableClock, Timer, new_seed
 from .options import TableConfig, TableOptions
 from .ports import StoredTable, TableStore
 from .seats import (
@@ -76,9 +80,9 @@ from .seats import (
     bot_name,
     clean_chat,
     clean_name,
-    fill_names_encoded,
 )
 from .tokens import hash_token, new_token, same_hash
+from .views import TableViews
 
 if TYPE_CHECKING:
     from app.observability import Metrics
@@ -91,14 +95,6 @@ CLOSE_UNAVAILABLE = 1011
 #: Events the table adds around the engine's; bots only observe the engine's.
 TABLE_EVENTS = frozenset({"seat_taken", "bot_added", "bot_removed", "match_start",
                           "auto_move", "match_recorded", "host_changed", "seat_replaced"})
-@dataclass
-class Timer:
-    version: int
-    seats: frozenset[int]  # the people it runs for (several for a simultaneous decision)
-    due: float  # event-loop clock
-    deadline: float  # wall clock, for clients
-
-
 @dataclass
 class MatchInfo:
     number: int
@@ -125,7 +121,7 @@ def _now_iso() -> str:
     return f"{_second_iso[1]}.{int((now - second) * 1_000_000):06d}+00:00"
 
 
-class Table:
+class Table(TableViews, TableClock):
     def __init__(self, table_id: str, options: TableOptions, created_at: datetime,
                  store: TableStore, config: TableConfig, metrics: Metrics | None = None) -> None:
         self.id = table_id
@@ -463,122 +459,6 @@ class Table:
         async with self._lock:
             await self._commit({"kind": "open", "host_hash": hash_token(host_token)})
 
-    # -- what clients see -----------------------------------------------------------
-
-    @property
-    def status(self) -> str:
-        if self.match is None:
-            return "lobby"
-        if self.match.over:
-            return "match_over"
-        return "between_games" if self.match.between_games else "playing"
-
-    @property
-    def spectators(self) -> int:
-        """Connections without a seat: spectators, and a host who has not sat down."""
-        return sum(1 for c in self.clients if c.seat is None)
-
-    def public_info(self) -> dict[str, Any]:
-        return {"table_id": self.id, "url": f"/t/{self.id}", "game": self.game.name,
-                "title": self.game.title, "options": self.options.public(),
-                "status": self.status,
-                "seats": [s.public(self.host_hash, self._strengths) for s in self.seats],
-                "spectators": self.spectators, "match_id": self.match_id}
-
-    def _common(self) -> bytes:
-        """The part of ``state`` that is the same for every recipient, encoded."""
-        timer = self._timer
-        game = self.game
-        return messages.encode({
-            "type": "state",
-            "v": self.version,
-            "table": {"id": self.id, "game": game.name, "title": game.title, "rule": self._rule,
-                      "status": self.status, "options": self.options.public(),
-                      "match_id": self.match_id, "spectators": self.spectators,
-                      "bot_kinds": self._bot_kinds},
-            "seats": [s.public(self.host_hash, self._strengths) for s in self.seats],
-            "to_act": [] if self.match is None else sorted(self.match.to_act()),
-            "match": self._scoreboard(),
-            "why": self._why(),
-            "timer": None if timer is None else {"seat": min(timer.seats),
-                                                 "seats": sorted(timer.seats),
-                                                 "deadline": timer.deadline,
-                                                 "server_time": time.time()},
-        })
-
-    def _scoreboard(self) -> messages.Embedded | None:
-        """``MatchState.scoreboard()``, encoded once per change: it grows with every game, is
-        in every state, and changes only when a game starts or ends."""
-        match = self.match
-        if match is None:
-            return None
-        key = (self._deals, self.game_over)
-        seen = self._scoreboard_seen
-        if seen is None or seen[0] != key:
-            seen = self._scoreboard_seen = (key, messages.encode(match.scoreboard()))
-        return messages.embed(seen[1])
-
-    def _why(self) -> messages.Embedded | None:
-        """Once a game is over: why each seat scored what it did (``MatchState.why()``),
-        with the players' names in place of the game's ``{0}``, ``{1}`` ... Built once per
-        finished game."""
-        match = self.match
-        if match is None or not self.game_over:
-            return None
-        key = (self._deals, True)
-        seen = self._why_seen
-        if seen is None or seen[0] != key:
-            labels = seat_labels([s.name or f"Seat {s.index + 1}" for s in self.seats])
-            why = match.why()
-            seen = self._why_seen = (key, None if why is None else fill_names_encoded(
-                messages.encode(why), labels))
-        return None if seen[1] is None else messages.embed(seen[1])
-
-    def _shared_view(self) -> bytes | None:
-        """The view's part every recipient shares (``SplitViews.shared_view``), encoded."""
-        split = self._split
-        return None if split is None else messages.encode(split.shared_view())
-
-    def _state(self, viewer: int | None, events: list[Event],
-               common: bytes | None = None, shared_view: bytes | None = None,
-               with_log: bool = False) -> bytes:
-        """THE builder of what a recipient is shown: seat ``viewer``'s view, or a spectator's.
-
-        ``common`` and ``shared_view``: ``_common()`` and ``_shared_view()`` of this
-        moment, when they are built once for several recipients.
-        ``with_log``: add the current game's events so far (``log``), for a connection
-        that joined or resynced and so has not seen them.
-        """
-        own: dict[str, Any] = {"game": None}
-        match, split = self.match, self._split
-        if split is not None:
-            shared = shared_view or self._shared_view()
-            assert shared is not None
-            own["game"] = messages.embed(messages.merge(shared, split.private_view(viewer)))
-        elif match is not None:
-            own["game"] = match.view(viewer)
-        own["events"] = [e.for_seat(viewer) for e in events]
-        if with_log:
-            own["log"] = [e.for_seat(viewer) for e in self._game_events]
-        return messages.merge(common or self._common(), own)
-
-    def _announce(self, events: list[Event], joined: Client | None = None) -> None:
-        """Send every client the new state, building and encoding each distinct view once.
-
-        ``joined``, a connection that just (re)joined, gets its own copy with the game log.
-        """
-        common, shared = self._common(), self._shared_view()
-        by_viewer: dict[int | None, list[Client]] = {}
-        for client in self.clients:
-            if client is not joined:
-                by_viewer.setdefault(client.seat, []).append(client)
-        for viewer, clients in by_viewer.items():
-            data = self._state(viewer, events, common, shared)
-            for client in clients:
-                client.send(data)
-        if joined is not None:
-            joined.send(self._state(joined.seat, events, common, shared, with_log=True))
-
     # -- connections --------------------------------------------------------------
 
     async def join(self, client: Client, token: str | None) -> None:
@@ -809,7 +689,7 @@ class Table:
                 raise TableError("not_now", "the match has already started")
             if any(s.kind == "empty" for s in self.seats):
                 raise TableError("not_now", "every seat needs a player or a bot to start")
-            return await self._commit({"kind": "start", "seed": _new_seed()})
+            return await self._commit({"kind": "start", "seed": new_seed()})
         raise TableError("unknown_type", f"unknown intent {kind!r}")
 
     def _bot_kind(self, kind: str) -> str:
@@ -860,135 +740,11 @@ class Table:
             raise TableError("not_now", f"{kind} is for when the table is {when}")
         self.seats[client.seat].ready = True
 
-    # -- what happens by itself: bots, the turn timer, the next game ------------------
-
-    def _settle(self) -> None:
-        """After any change: set the turn timer for the new position and reschedule."""
-        timer = None
-        match, seconds = self.match, self.options.turn_seconds
-        if match is not None and seconds:
-            people = frozenset(s for s in match.to_act()
-                               if self.seats[s].human and not self.seats[s].away)
-            old = self._timer
-            if people and old and ((old.version == self.version and old.seats == people)
-                                   or people < old.seats):
-                # The same moment, or some of a simultaneous decision's seats have acted:
-                # the others' time runs on.
-                timer = Timer(old.version, people, old.due, old.deadline)
-            elif people:
-                timer = Timer(self.version, people, time.monotonic() + seconds,
-                              time.time() + seconds)
-        self._timer = timer
-        self._reschedule()
-
-    def _due(self) -> float | None:
-        """When (monotonic clock) the table should act by itself next, if at all.
-
-        Nothing moves while nobody is connected: a table waits for its players.
-        """
-        match = self.match
-        if match is None or self.closed or not self.clients:
-            return None
-        if not self.game_over:
-            if any(self._stands_in(s) for s in match.to_act()):
-                return self._changed_at + self.config.bot_delay_seconds
-            return self._timer.due if self._timer else None
-        if any(s.kind == "empty" for s in self.seats):
-            return None
-        present = [s for s in self.seats if s.present]
-        if match.over:
-            voted = [s for s in present if s.ready]
-            return self._changed_at if voted and len(voted) == len(present) else None
-        if present and all(s.ready for s in present):
-            return self._changed_at
-        return self._changed_at + self.config.next_game_seconds
-
-    def _reschedule(self) -> None:
-        """Set the wake for ``_due()``.
-
-        A wake already set to fire no later is kept: ``_on_wake`` checks the time
-        again, and moving a due wake on at every change (a player pressing ready
-        over and over) would keep it from ever firing.
-        """
-        due = self._due()
-        if self._wake is not None:
-            if due is not None and self._wake_due <= due:
-                return
-            self._wake.cancel()
-            self._wake = None
-        if due is not None:
-            self._wake_due = due
-            self._wake = asyncio.get_running_loop().call_later(
-                max(0.0, due - time.monotonic()), self._spawn_wake)
-
-    def _spawn_wake(self) -> None:
-        self._wake = None
-        self._spawn(self._on_wake())
-
-    async def _on_wake(self) -> None:
-        async with self._lock:
-            due = self._due()
-            if due is None:
-                return
-            if due > time.monotonic() + 0.001:
-                self._reschedule()
-                return
-            started = time.perf_counter()
-            match = self.match
-            assert match is not None
-            try:
-                if not self.game_over:
-                    events = await self._auto_move()
-                    if self.metrics is not None:
-                        self.metrics.record_action(time.perf_counter() - started)
-                elif match.over:
-                    events = await self._commit({"kind": "rematch", "seed": _new_seed()})
-                else:
-                    events = await self._commit({"kind": "next_game"})
-            except TableError:
-                return  # storage failed; the table has been shut
-            self._settle()
-            self._announce(events)
-
-    def _stands_in(self, index: int) -> bool:
-        """A bot moves for this seat without waiting: a bot seat, or a player gone away."""
-        seat = self.seats[index]
-        return seat.bot is not None or seat.away
-
-    async def _auto_move(self) -> list[Event]:
-        """A bot moves: for a bot seat, an absent player, or a player out of time.
-
-        Of several seats to act (a simultaneous decision), bots and absent players move
-        first; when only people out of time are left, the first of them.
-        """
-        match = self.match
-        assert match is not None
-        acting = sorted(match.to_act())
-        index = next((s for s in acting if self._stands_in(s)), acting[0])
-        seat = self.seats[index]
-        entry: dict[str, Any] = {"kind": "action", "seat": index}
-        if seat.bot is None:
-            entry["auto"] = "away" if seat.away else "timer"
-        legal = match.legal(index)
-        try:
-            bot = self._bot(index)
-            view = match.view(index)
-            # Off the event loop: a strong bot may think for a second; the table waits
-            # (under its lock), every other table goes on.
-            action = await asyncio.to_thread(bot.choose, view)
-            if action not in legal:
-                raise ValueError(f"bot chose {action}, which is not legal now")
-        except Exception as exc:
-            # A broken bot must not stall the table: log it and make the first legal move.
-            log_event(log, "bot_failed", logging.ERROR, table_id=self.id, seat=index,
-                      error=f"{type(exc).__name__}: {exc}")
-            action = legal[0]
-        return await self._commit({**entry, "action": action})
-
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
 
     # -- the end ----------------------------------------------------------------------
 
@@ -1032,6 +788,3 @@ def _reply_key(client: Client) -> str | Client:
     """Answers are remembered per token (so they survive a reconnect), else per socket."""
     return client.token_hash or client
 
-
-def _new_seed() -> int:
-    return secrets.randbits(63)
