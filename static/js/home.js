@@ -84,6 +84,14 @@ function chooseGame(game) {
   F.game = game;
   $("#game-blurb").textContent = game.blurb || "";
   $("#game-blurb").hidden = !game.blurb;
+  // "How a game goes" shows Dingo's walk-through; for another game its own words and rules.
+  const dingo = game.name === "dingo";
+  $("#how-title").textContent = dingo ? "How a game goes" : `How ${game.title} goes`;
+  $("#how-other").textContent = dingo ? "" : game.blurb || "";
+  $("#how-other").hidden = dingo;
+  $("#roles").hidden = $("#how-dingo").hidden = !dingo;
+  $("#how-rules").href = `/rules/${encodeURIComponent(game.name)}`;
+  $("#how-rules").textContent = `Read the whole rules of ${game.title}`;
   drawOptions(game);
   drawSeatPicks(game);
 }

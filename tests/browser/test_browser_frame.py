@@ -89,6 +89,23 @@ def test_the_home_page_posts_the_game_and_its_options(server: str,
     assert page.locator(".seat").count() == 4
 
 
+def test_how_a_game_goes_follows_the_game_picked(server: str,
+                                                open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    page.goto(f"{server}/")
+    page.wait_for_selector('input[value="bingo"]', state="attached")
+    assert page.inner_text("#how-title") == "How a game goes"
+    assert page.is_visible("#how-dingo") and page.get_attribute("#how-rules", "href") == (
+        "/rules/dingo")
+    page.check('input[value="bingo"]')
+    assert page.inner_text("#how-title") == "How Bingo goes"
+    assert not page.is_visible("#how-dingo") and not page.is_visible("#roles")
+    assert "Sixty-six" in page.inner_text("#how-other")
+    assert page.get_attribute("#how-rules", "href") == "/rules/bingo"
+    page.check('input[value="dingo"]')
+    assert page.is_visible("#how-dingo") and not page.is_visible("#how-other")
+
+
 def test_without_the_games_list_the_home_page_offers_dingo_as_before(
         server: str, open_page: Callable[..., Page]) -> None:
     page = open_page()
