@@ -306,6 +306,8 @@ class GameSpec:
     options: tuple[Option, ...]
     #: The ``type`` of every action the game has (the wire checks a message's type by it).
     actions: frozenset[str]
+    #: The fields an action may have besides ``type``: a table refuses any other.
+    fields: frozenset[str]
     #: ``read_action(action, checked_options)``: the action codec's check of a wire-form
     #: action's shape, whatever the state (``Malformed`` with the reason, e.g. "not a
     #: card"); ``apply`` checks it again with the rules. A table refuses a malformed

@@ -66,6 +66,7 @@ from app.games.contract import (
     MatchState,
     ObservingBot,
     SplitViews,
+    shown,
 )
 from app.observability import log_event
 
@@ -618,6 +619,11 @@ class Table(TableViews, TableClock):
             try:
                 if self.closed:
                     raise TableError("unknown_table", "this table is closed")
+                if intent["type"] in self.game.actions:
+                    unknown = set(intent).difference(self.game.fields, _INTENT_KEYS)
+                    if unknown:
+                        raise TableError("malformed", f"a {self.game.title} action has no "
+                                                      f"field {shown(sorted(unknown)[0])}")
                 v = intent.get("v")
                 if v is not None and self._stale(client, intent, v):
                     if intent["type"] in self.game.actions:
@@ -769,6 +775,10 @@ class Table(TableViews, TableClock):
             client.close(code, reason)
         self.clients.clear()
         self._timer = None
+
+
+#: What every intent may carry besides a game action's own fields.
+_INTENT_KEYS = frozenset({"type", "id", "v"})
 
 
 def _actor(entry: dict[str, Any]) -> int | None:

@@ -126,6 +126,7 @@ async def test_wrong_actions_are_refused_and_change_nothing(name: str) -> None:
         field = next(k for k in offered[0] if k != "type")
         actor = ann if 0 in table.match.to_act() else bob
         bad.append((actor, {**offered[0], field: {"deep": [1]}}, "malformed"))
+        bad.append((actor, {**offered[0], "colour": "red"}, "malformed"))  # not a field
         if waiting is not None:
             other = ann if waiting == 0 else bob
             legal = table.match.legal(1 - waiting)

@@ -114,6 +114,7 @@ GAME = GameSpec(
     seats=2,
     options=OPTIONS,
     actions=frozenset({"play", "declare", "close", "claim"}),
+    fields=frozenset({"tile", "tiles"}),
     read_action=lambda action, options: parse_action(action),
     new_match=new_match,
     bots={"random": RandomBot, "heuristic": HeuristicBot},

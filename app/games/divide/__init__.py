@@ -73,6 +73,7 @@ GAME = GameSpec(
     seats=2,
     options=OPTIONS,
     actions=frozenset({"commit"}),
+    fields=frozenset({"card"}),
     read_action=lambda action, options: parse_commit(action, options["deck"]),
     new_match=new_match,
     bots={"random": RandomBot, "greedy": GreedyBot, "equilibrium": EquilibriumBot},

@@ -82,6 +82,7 @@ GAME = GameSpec(
     seats=2,
     options=OPTIONS,
     actions=frozenset({"foreplace", "decline", "play"}),
+    fields=frozenset({"card"}),
     read_action=lambda action, options: parse_action(action),
     new_match=new_match,
     bots={"random": RandomBot, "greedy": GreedyBot, "perfect": PerfectBot},
