@@ -36,14 +36,14 @@ from typing import Any
 
 import httpx
 from serverkit import join
-from tablekit import Player
+from tablekit import TWO_SEAT_GAMES, Player
 
 from app import games
 from app.games.contract import JSON, Event, GameError, GameSpec, MatchState
 from app.table.table import TABLE_EVENTS
 
 GAMES = games.names()
-TWO_SEAT = [name for name in GAMES if games.get(name).seats == 2]
+TWO_SEAT = TWO_SEAT_GAMES
 #: Game options for short matches at a test table (every other option: its default).
 SHORT: dict[str, dict[str, Any]] = {"divide": {"target_wins": 1}, "dingo": {"games_to_win": 1}}
 

@@ -26,6 +26,7 @@ from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app import games
 from app.api.schemas import SERVER_MESSAGE
 from app.config import Settings
 from app.db.migrate import run_migrations
@@ -143,6 +144,55 @@ async def wait_until(predicate: Callable[[], object], timeout: float = TIMEOUT) 
         if loop.time() > end:
             raise AssertionError("timed out waiting for the table")
         await asyncio.sleep(0.002)
+
+
+TWO_SEAT_GAMES = [name for name in games.names() if games.get(name).seats == 2]
+
+
+async def answer(table: Table, client: Client, conn: FakeConn,
+                 intent: dict[str, Any]) -> dict[str, Any]:
+    """Submit ``intent`` and wait for its ack or error (frames are sent asynchronously)."""
+    before = len(conn.frames)
+    await table.submit(client, intent)
+
+    def answers() -> list[dict[str, Any]]:
+        return [f for f in conn.frames[before:] if f["type"] in ("ack", "error")
+                and f["id"] == intent.get("id")]
+
+    await wait_until(answers)
+    return answers()[0]
+
+
+async def settled(table: Table, *conns: FakeConn) -> None:
+    """Wait until every connection has been sent the table's current state."""
+    await wait_until(lambda: all(c.states() and c.last()["v"] == table.version for c in conns))
+
+
+async def play(table: Table, players: dict[int, tuple[Client, FakeConn]], rng: random.Random,
+               until: Any) -> int:
+    """Send random legal actions from what each seat was shown, until ``until()``; return
+    how many were accepted."""
+    sent = 0
+    ids = iter(range(10**6))
+    while not until():
+        moved = False
+        for seat, (client, conn) in players.items():
+            state = conn.last()
+            if state["v"] != table.version or seat not in state["to_act"]:
+                continue
+            legal = state["game"]["legal"]
+            assert legal, f"seat {seat} is to act and was offered nothing"
+            action = rng.choice(legal)
+            reply = await answer(table, client, conn,
+                                 {**action, "id": f"m{next(ids)}", "v": state["v"]})
+            if reply["type"] == "ack":
+                sent += 1
+            else:  # another seat acted first (a simultaneous decision): look again
+                assert reply["code"] == "stale_version", reply
+            moved = True
+        if not moved:
+            await asyncio.sleep(0.002)
+    return sent
 
 
 def fast_config(**changes: Any) -> TableConfig:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from matchdb import SQLITE, migrated_database
-from tablekit import FakeConn, fast_config, wait_until
+from tablekit import TWO_SEAT_GAMES, FakeConn, fast_config, play, wait_until
 
 from app import games
 from app.config import Settings
@@ -21,39 +20,6 @@ from app.main import create_app
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.options import TableOptions
-from app.table.table import Table
-
-TWO_SEAT_GAMES = [name for name in games.names() if games.get(name).seats == 2]
-
-
-async def _answer(table: Table, client: Client, conn: FakeConn,
-                  intent: dict[str, Any]) -> dict[str, Any]:
-    before = len(conn.frames)
-    await table.submit(client, intent)
-
-    def answers() -> list[dict[str, Any]]:
-        return [f for f in conn.frames[before:] if f["type"] in ("ack", "error")]
-
-    await wait_until(answers)
-    return answers()[0]
-
-
-async def _play_to_the_end(table: Table, client: Client, conn: FakeConn, seed: int) -> None:
-    """Seat 0 plays random legal actions from what it was shown until the match is stored."""
-    rng = random.Random(seed)
-    ids = iter(range(10**6))
-
-    def my_turn() -> bool:
-        return bool(conn.states()) and conn.last()["v"] == table.version and (
-            0 in conn.last()["to_act"])
-
-    while True:
-        await wait_until(lambda: table.match_id is not None or my_turn())
-        if table.match_id is not None:
-            return
-        state = conn.last()
-        action = rng.choice(state["game"]["legal"])
-        await _answer(table, client, conn, {**action, "id": f"m{next(ids)}", "v": state["v"]})
 
 
 @pytest.fixture
@@ -76,7 +42,8 @@ async def test_a_match_played_at_a_table_is_in_the_history(url: str, name: str) 
         await table.submit(client, {"type": "sit", "seat": 0, "name": "Ann"})
         await wait_until(lambda: any(f["type"] == "seated" for f in conn.frames))
         await table.submit(client, {"type": "start"})
-        await _play_to_the_end(table, client, conn, 7)
+        await play(table, {0: (client, conn)}, random.Random(7),
+                   lambda: table.match_id is not None)
         assert table.match is not None
         final = table.match.view(None)
         scoreboard = table.match.scoreboard()

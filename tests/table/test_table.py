@@ -15,6 +15,7 @@ from tablekit import (
     FakeConn,
     Harness,
     RecordingStore,
+    answer,
     assert_no_leaks,
     dingo,
     fast_config,
@@ -46,15 +47,7 @@ async def harness() -> AsyncIterator[Harness]:
 async def submit(table: Table, client: Client, conn: FakeConn, **intent: Any) -> dict[str, Any]:
     """Submit an intent (with a fresh id unless it has one) and return its ack or error."""
     intent.setdefault("id", f"t{next(_ids)}")
-    before = len(conn.frames)
-
-    def answers() -> list[dict[str, Any]]:
-        return [f for f in conn.frames[before:]
-                if f["type"] in ("ack", "error") and f["id"] == intent["id"]]
-
-    await table.submit(client, intent)
-    await wait_until(answers)
-    return answers()[0]
+    return await answer(table, client, conn, intent)
 
 
 async def play_random(table: Table, players: dict[int, tuple[Client, FakeConn]],

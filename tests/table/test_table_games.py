@@ -7,64 +7,24 @@ rebuild from their seed and actions; a restored table plays on.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
 import pytest
-from tablekit import FakeConn, Harness, fast_config, wait_until
+from tablekit import (
+    TWO_SEAT_GAMES,
+    FakeConn,
+    Harness,
+    answer,
+    fast_config,
+    play,
+    settled,
+    wait_until,
+)
 
 from app import games
 from app.table.client import Client
 from app.table.manager import TableManager
-from app.table.table import Table
-
-TWO_SEAT_GAMES = [name for name in games.names() if games.get(name).seats == 2]
-
-
-async def answer(table: Table, client: Client, conn: FakeConn,
-                 intent: dict[str, Any]) -> dict[str, Any]:
-    """Submit ``intent`` and wait for its ack or error (frames are sent asynchronously)."""
-    before = len(conn.frames)
-    await table.submit(client, intent)
-
-    def answers() -> list[dict[str, Any]]:
-        return [f for f in conn.frames[before:] if f["type"] in ("ack", "error")]
-
-    await wait_until(answers)
-    return answers()[0]
-
-
-async def settled(table: Table, *conns: FakeConn) -> None:
-    """Wait until every connection has been sent the table's current state."""
-    await wait_until(lambda: all(c.states() and c.last()["v"] == table.version for c in conns))
-
-
-async def play(table: Table, players: dict[int, tuple[Client, FakeConn]], rng: random.Random,
-               until: Any) -> int:
-    """Send random legal actions from what each seat was shown, until ``until()``; return
-    how many were accepted."""
-    sent = 0
-    ids = iter(range(10**6))
-    while not until():
-        moved = False
-        for seat, (client, conn) in players.items():
-            state = conn.last()
-            if state["v"] != table.version or seat not in state["to_act"]:
-                continue
-            legal = state["game"]["legal"]
-            assert legal, f"seat {seat} is to act and was offered nothing"
-            action = rng.choice(legal)
-            reply = await answer(table, client, conn,
-                                 {**action, "id": f"m{next(ids)}", "v": state["v"]})
-            if reply["type"] == "ack":
-                sent += 1
-            else:  # another seat acted first (a simultaneous decision): look again
-                assert reply["code"] == "stale_version", reply
-            moved = True
-        if not moved:
-            await asyncio.sleep(0.002)
-    return sent
 
 
 @pytest.mark.parametrize("name", TWO_SEAT_GAMES)
