@@ -5,6 +5,7 @@
 // for a spectator ("Seen from"), with the server's narration (`say`) of each step.
 
 import { $, h, fill } from "./dom.js";
+import { fillNames, loadGameModule, safeGameName } from "./games/load.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardEl, pileValue, rankLabel, rankPlural } from "./cards.js";
 import { avatar, cardRow, lineEl, seatNames } from "./render.js";
@@ -141,27 +142,10 @@ function drawSteps() {
 
 // ---- every game but Dingo: the game's module draws the chosen seat's view ---------------
 
-const say = (text) => String(text ?? "").replace(/\{(\d+)\}/g, (_, i) => nameOf(Number(i)) ?? `Seat ${Number(i) + 1}`);
+const say = (text) => fillNames(text, (i) => nameOf(i) ?? `Seat ${i + 1}`);
 
 /** Load the game's client module and its CSS (as the table frame does). */
-async function loadModule(game) {
-  const name = /^[a-z][a-z0-9_-]*$/.test(game) ? game : "";
-  const css = h("link", { rel: "stylesheet", href: `/static/js/games/${name}/${name}.css` });
-  const cssLoaded = new Promise((resolve) => {
-    css.addEventListener("load", resolve);
-    css.addEventListener("error", resolve);
-    setTimeout(resolve, 3000);
-  });
-  document.head.appendChild(css);
-  let module = null;
-  try {
-    module = (await import(`/static/js/games/${name}/index.js`)).default;
-  } catch (e) {
-    console.error(e);
-  }
-  await cssLoaded;
-  return module;
-}
+const loadModule = (game) => loadGameModule(safeGameName(game));
 
 /** A module's hook; a mistake in it never stops the viewer (it is still reported). */
 function hook(fn, ...args) {

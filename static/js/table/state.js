@@ -1,7 +1,8 @@
 // The table frame's shared state: what this page knows (S), the game's module (G), and the
 // small questions every part of the frame asks (names, places, whose turn, the module's hooks).
 
-import { h, toast } from "../dom.js";
+import { toast } from "../dom.js";
+import { fillNames, loadGameModule, safeGameName } from "../games/load.js";
 import { SEAT_LABELS } from "../words.js";
 import { seatNames } from "../render.js";
 import fallbackModule from "./fallback.js";
@@ -44,22 +45,12 @@ export function saveList(kind, list) {
 
 /** Load `/static/js/games/<game>/index.js` and link its CSS; the fallback if it is missing. */
 export async function loadGame(game) {
-  const name = /^[a-z][a-z0-9_-]*$/.test(game || "") ? game : "dingo";
-  const css = h("link", { rel: "stylesheet", href: `/static/js/games/${name}/${name}.css` });
-  const cssLoaded = new Promise((resolve) => {
-    css.addEventListener("load", resolve);
-    css.addEventListener("error", resolve);
-    setTimeout(resolve, 3000);
-  });
-  document.head.appendChild(css);
-  let module = fallbackModule;
-  try {
-    module = (await import(`/static/js/games/${name}/index.js`)).default;
-  } catch (e) {
-    console.error(e);
+  const name = safeGameName(game) || "dingo";
+  let module = await loadGameModule(name);
+  if (!module) {
+    module = fallbackModule;
     toast("This game cannot be drawn properly in this browser: its moves are shown as buttons.", { error: true });
   }
-  await cssLoaded;
   G.name = name;
   G.module = module;
   document.body.dataset.game = name;
@@ -105,7 +96,7 @@ export function plainName(seat, state = S.state) {
 
 /** The server's narration with `{0}`, `{1}` … replaced by seat names. */
 export function say(text) {
-  return String(text ?? "").replace(/\{(\d+)\}/g, (_, i) => plainName(Number(i)));
+  return fillNames(text, plainName);
 }
 
 /** Seat shown at the bottom: mine, or seat 0 for a spectator. */
