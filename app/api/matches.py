@@ -269,7 +269,8 @@ def _day_start(day: date) -> datetime:
 async def list_matches(
     session: SessionDep,
     player: Annotated[str | None, Query(
-        min_length=1, max_length=200, pattern=r"\S",
+        # A name is something other than spaces and control characters (see name_terms).
+        min_length=1, max_length=200, pattern=r"[^\s\p{C}]",
         description="One or more names separated by spaces: keep matches where each "
                     "starts a player's name or a word of it (any case).",
     )] = None,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -26,9 +27,18 @@ def like_prefix(text: str) -> str:
     return escaped + "%"
 
 
+def _control(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "C"
+
+
 def name_terms(text: str) -> list[str]:
-    """The names a player search asks for: its words, each folded like ``name_key``."""
-    return [key for key in (name_key(word) for word in text.split()) if key]
+    """The names a player search asks for: its words, each folded like ``name_key``.
+
+    Control characters separate words as spaces do: no stored name holds one (a seat's
+    name is refused with one), and PostgreSQL cannot compare text holding a NUL at all.
+    """
+    spaced = "".join(" " if _control(ch) else ch for ch in text)
+    return [key for key in (name_key(word) for word in spaced.split()) if key]
 
 
 async def list_matches(
@@ -60,7 +70,10 @@ async def list_matches(
                 MatchPlayer.name_key.like(like_prefix(term), escape="\\"),
                 MatchPlayer.name_key.like("% " + like_prefix(term), escape="\\")))))
     if table_id is not None:
-        filters.append(MatchRecord.table_id == table_id)
+        # A table code is URL-safe: one with a control character (a NUL, which PostgreSQL
+        # would refuse to compare) names no table.
+        filters.append(false() if any(map(_control, table_id))
+                       else MatchRecord.table_id == table_id)
     if game is not None:
         filters.append(MatchRecord.game == game)
     if ended_from is not None:
