@@ -171,7 +171,7 @@ class Table(TableViews, TableClock):
         self._wake_due = 0.0  # when (monotonic) ``_wake`` was set to fire
         self._tasks: set[asyncio.Task[None]] = set()
         # ((deals, last game over), encoded): ``_scoreboard`` and ``_why``
-        self._scoreboard_seen: tuple[tuple[int, bool], bytes] | None = None
+        self._scoreboard_seen: tuple[int, bytes] | None = None
         self._why_seen: tuple[tuple[int, bool], bytes | None] | None = None
 
     # -- the log -------------------------------------------------------------------

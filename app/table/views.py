@@ -41,7 +41,7 @@ class TableViews:
     _deals: int
     _game_over: bool
     _game_events: list[Event]
-    _scoreboard_seen: tuple[tuple[int, bool], bytes] | None
+    _scoreboard_seen: tuple[int, bytes] | None
     _why_seen: tuple[tuple[int, bool], bytes | None] | None
 
     @property
@@ -86,15 +86,15 @@ class TableViews:
         })
 
     def _scoreboard(self) -> messages.Embedded | None:
-        """``MatchState.scoreboard()``, encoded once per change: it grows with every game, is
-        in every state, and changes only when a game starts or ends."""
+        """``MatchState.scoreboard()``, encoded once per version for every recipient. Not
+        once per game: a game may score in the middle of a deal (Bingo's bonus counts at
+        once), and a stale scoreboard would differ from the one rebuilt after a restart."""
         match = self.match
         if match is None:
             return None
-        key = (self._deals, self._game_over)
         seen = self._scoreboard_seen
-        if seen is None or seen[0] != key:
-            seen = self._scoreboard_seen = (key, messages.encode(match.scoreboard()))
+        if seen is None or seen[0] != self.version:
+            seen = self._scoreboard_seen = (self.version, messages.encode(match.scoreboard()))
         return messages.embed(seen[1])
 
     def _why(self) -> messages.Embedded | None:

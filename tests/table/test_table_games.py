@@ -186,3 +186,35 @@ async def test_a_restored_table_is_the_same_and_plays_on(name: str) -> None:
             await again.shutdown()
     finally:
         await h.close()
+
+
+@pytest.mark.parametrize(("name", "seed"), [(n, 1) for n in TWO_SEAT_GAMES] + [("bingo", 28)])
+async def test_every_state_shows_the_scoreboard_of_its_version(
+        name: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game may score in the middle of a deal (Bingo's bonus counts at once): what each
+    state shows of the match is always the scoreboard at that version, never one kept from
+    earlier in the game (which a restart would then contradict)."""
+    monkeypatch.setattr("app.table.table.new_seed", lambda: seed)  # the deals and the play
+    h = Harness()
+    try:
+        table, host = await h.table(game=name)
+        ann = await h.seat(table, 0, "Ann", host)
+        bob = await h.seat(table, 1, "Bob")
+        _watcher, watched = await h.join(table)
+        await table.submit(ann[0], {"type": "start"})
+        shown: list[tuple[dict[str, Any], dict[str, Any]]] = []
+
+        def compare() -> bool:
+            state = watched.last()
+            if state["v"] == table.version and table.match is not None:
+                shown.append((state["match"], table.match.scoreboard()))
+            return table.match_id is not None
+
+        await settled(table, ann[1], bob[1], watched)
+        await play(table, {0: ann, 1: bob}, random.Random(seed), compare)
+        assert shown and all(seen == now for seen, now in shown)
+        if name == "bingo" and seed == 28:  # this match has the bonus the test is about
+            assert any(e["type"] == "bingo_bonus" for s in watched.states()
+                       for e in s["events"])
+    finally:
+        await h.close()
