@@ -108,7 +108,11 @@ def play_match_record(
         "table_id": table_id,
         "seed": seed,
         "options": options.to_dict(),
-        "players": [{"seat": s, "name": names[s], "bot": bots[s]} for s in range(4)],
+        # The first bot's strength is kept, the second's not (as in matches recorded
+        # before strengths were kept).
+        "players": [{"seat": s, "name": names[s], "bot": bots[s]}
+                    | ({"strength": "hard"} if bots[s] and not any(bots[:s]) else {})
+                    for s in range(4)],
         "started_at": started_at.isoformat(),
         "ended_at": ended_at.isoformat(),
         "games": [

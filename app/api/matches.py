@@ -51,6 +51,9 @@ class PlayerPublic(BaseModel):
     seat: int
     name: str
     bot: bool
+    #: A bot's strength as its table showed it ("easy", "hard"...); None for people and for
+    #: bots of matches recorded before strengths were kept.
+    strength: str | None = None
 
 
 class MatchSummary(BaseModel):
@@ -209,7 +212,8 @@ def _not_found(code: str, message: str) -> HTTPException:
 
 
 def _players(match: MatchRecord) -> list[PlayerPublic]:
-    return [PlayerPublic(seat=p.seat, name=p.name, bot=p.is_bot) for p in match.players]
+    return [PlayerPublic(seat=p.seat, name=p.name, bot=p.is_bot, strength=p.bot_strength)
+            for p in match.players]
 
 
 def _labels(players: list[PlayerPublic]) -> list[str]:

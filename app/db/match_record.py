@@ -4,7 +4,8 @@ The table server hands ``finish_match`` a JSON-able record::
 
     {"game": "mate", "seats": 2, "table_id": "k3J9xQ2a", "seed": 123,
      "options": {...the game's options...},
-     "players": [{"seat": 0, "name": "Ann", "bot": false}, ...one per seat],
+     "players": [{"seat": 0, "name": "Ann", "bot": false, "strength": null},
+                 {"seat": 1, "name": "Ada", "bot": true, "strength": "hard"}, ...one per seat],
      "started_at": "2026-11-21T23:00:00+00:00", "ended_at": "...",
      "games": [{"number": 1, "setup": {...}, "actions": [...], "result": {...} | null,
                 "winner": 1 | null}, ...],
@@ -60,6 +61,8 @@ class PlayerIn(_Record):
     seat: Seat
     name: Annotated[str, Field(min_length=1, max_length=200)]
     bot: Annotated[bool, Field(strict=True)]
+    #: A bot's strength as the table showed it; absent in records made before it was kept.
+    strength: Annotated[str, Field(min_length=1, max_length=32)] | None = None
 
 
 class GameIn(_Record):
@@ -195,6 +198,10 @@ def parse_match_record(record: object) -> MatchRows:
             raise ValueError(f"match record: game: no game is called {m.game!r}") from None
     if m.seats != seats:
         raise ValueError(f"match record: seats: {m.game} is played by {seats}, not {m.seats}")
+    for p in m.players:
+        if p.strength is not None and not p.bot:
+            raise ValueError(f"match record: players: seat {p.seat} is a person, who has "
+                             "no bot strength")
     if sorted(p.seat for p in m.players) != list(range(seats)):
         raise ValueError(f"match record: players must hold seats {_seat_list(seats)} "
                          "once each")
@@ -224,7 +231,8 @@ def parse_match_record(record: object) -> MatchRows:
                "ended_at": m.ended_at.astimezone(UTC), "winner": m.winner,
                "standing": m.standing, "scoreboard": scoreboard, "record": m.record},
         players=[{"seat": p.seat, "seats": seats, "name": p.name, "name_key": name_key(p.name),
-                  "is_bot": p.bot} for p in sorted(m.players, key=lambda p: p.seat)],
+                  "is_bot": p.bot, "bot_strength": p.strength}
+                 for p in sorted(m.players, key=lambda p: p.seat)],
         games=[{**g, "seats": seats} for g in games],
     )
 

@@ -191,6 +191,9 @@ class MatchPlayer(Base):
     name: Mapped[str] = mapped_column(String)
     name_key: Mapped[str] = mapped_column(NameKey)
     is_bot: Mapped[bool] = mapped_column(Boolean)
+    #: A bot's strength as the table showed it ("easy", "hard"...); NULL for people and
+    #: for bots of matches recorded before it was kept.
+    bot_strength: Mapped[str | None] = mapped_column(String)
 
     match: Mapped[MatchRecord] = relationship(back_populates="players")
 

@@ -64,7 +64,8 @@ class TableStore(Protocol):
 
             {"game": "mate", "seats": 2, "table_id": "k3J9xQ2a", "seed": 123,
              "options": {...the game's options...},
-             "players": [{"seat": 0, "name": "Ann", "bot": false}, ...one per seat],
+             "players": [{"seat": 0, "name": "Ann", "bot": false, "strength": null},
+                         ...one per seat; a bot's "strength" is the word it was shown with],
              "started_at": "2026-11-21T23:00:00+00:00", "ended_at": "...",
              "games": [{"number": 1, "setup": {...}, "actions": [...],
                         "result": {...} or null, "winner": 1 or null}, ...],

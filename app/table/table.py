@@ -442,7 +442,9 @@ class Table(TableViews, TableClock):
             "table_id": self.id,
             "seed": record["seed"],
             "options": record["options"],
-            "players": [{"seat": s.index, "name": s.name, "bot": s.bot is not None}
+            "players": [{"seat": s.index, "name": s.name, "bot": s.bot is not None,
+                         "strength": None if s.bot is None
+                         else self._strengths.get(s.bot, s.bot)}
                         for s in self.seats],
             "started_at": self.info.started_at,
             "ended_at": self.info.ended_at,

@@ -5,7 +5,7 @@
 
 import { $, h, fill, formatDate } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
-import { avatar, seatNames } from "./render.js";
+import { avatar, botBadge, seatNames } from "./render.js";
 
 const LIMIT = 20;
 const FIELDS = ["game", "player", "table", "from", "to"];
@@ -112,7 +112,7 @@ function matchRow(m) {
   const players = m.players.map((p) => h("li", { class: ["player", p.seat === m.winner && "player--winner"] },
     avatar(p.name, p.seat),
     h("span", { class: "player__name" }, names[p.seat]),
-    p.bot ? h("span", { class: "badge badge--bot" }, "Bot") : null,
+    botBadge(p),
     h("span", { class: "player__wins", title: m.game === "dingo" || !m.rule ? "games won" : m.rule }, String(standing[p.seat])),
     p.seat === m.winner ? h("span", { class: "badge badge--win" }, "Winner") : null));
   const outcome = m.winner === null || m.winner === undefined ? "a draw" : `won by ${names[m.winner]}`;

@@ -6,7 +6,7 @@
 import { $, h, fill, formatDate, plural } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardName } from "./cards.js";
-import { avatar, seatNames } from "./render.js";
+import { avatar, botBadge, seatNames } from "./render.js";
 import { signed } from "./words.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -41,11 +41,11 @@ function render(m) {
   // readers) and the legend above the table names everyone in full.
   const legend = h("ul", { class: "score-legend", "aria-hidden": "true" },
     seats.map((s) => h("li", {}, avatar(name(s), s), h("span", { class: "score-legend__name" }, name(s)),
-      m.players[s].bot ? h("span", { class: "badge badge--bot" }, "Bot") : null)));
+      botBadge(m.players[s]))));
   const headRow = h("tr", {}, h("th", {}, "Game"), h("th", {}, "Dealer"),
     seats.map((s) => h("th", { class: "num", title: name(s) },
       h("span", { class: "th-player" }, avatar(name(s), s), h("span", { class: "th-player__name" }, name(s))),
-      m.players[s].bot ? h("span", { class: "badge badge--bot" }, "Bot") : null)),
+      botBadge(m.players[s]))),
     h("th", {}, h("span", { class: "sr-only" }, "Replay")));
   const rows = m.games.map((g) => h("tr", {},
     h("td", {}, String(g.number)),
@@ -113,7 +113,7 @@ function renderGeneric(m) {
   const players = h("ul", { class: "players players--match" },
     m.players.map((p) => h("li", { class: ["player", p.seat === m.winner && "player--winner"] },
       avatar(p.name, p.seat), h("span", { class: "player__name" }, name(p.seat)),
-      p.bot ? h("span", { class: "badge badge--bot" }, "Bot") : null,
+      botBadge(p),
       h("span", { class: "player__wins", title: m.rule || "" }, String(m.standing[p.seat])))));
   const table = h("section", { class: "panel" },
     h("h2", {}, "Games"),

@@ -14,6 +14,15 @@ export function cardRow(codes, { size = "xs", overlap = false, label = "" } = {}
     (codes || []).map((code) => cardEl(code, { size })));
 }
 
+/** The "Bot" badge of a recorded player (``null`` for a person), with the strength the
+ * table showed it at ("Bot · hard"); matches recorded before strengths were kept say "Bot". */
+export function botBadge(player) {
+  if (!player.bot) return null;
+  const strength = player.strength;
+  return h("span", { class: "badge badge--bot", title: strength ? `${strength} bot` : "bot" },
+    strength ? `Bot · ${strength}` : "Bot");
+}
+
 /** A seat's initial in a coloured circle, the same colour for a seat on every page. */
 export function avatar(name, seat) {
   const letter = (name || "?").trim().charAt(0).toUpperCase() || "?";

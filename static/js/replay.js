@@ -8,7 +8,7 @@ import { $, h, fill } from "./dom.js";
 import { fillNames, loadGameModule, safeGameName } from "./games/load.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardEl, pileValue, rankLabel, rankPlural } from "./cards.js";
-import { avatar, cardRow, lineEl, seatNames } from "./render.js";
+import { avatar, botBadge, cardRow, lineEl, seatNames } from "./render.js";
 import { describeEvent, signed } from "./words.js";
 
 const [, , matchId, , gameNumber] = location.pathname.split("/").map(decodeURIComponent);
@@ -68,7 +68,7 @@ function drawTable(frame) {
     felt.appendChild(h("div", { class: ["rseat", `rseat--${pos}`, turn && "rseat--turn"], dataset: { seat: String(seat) } },
       h("div", { class: "rseat__head" }, avatar(nameOf(seat), seat),
         h("span", { class: "rseat__name" }, nameOf(seat)),
-        R.data.players[seat].bot ? h("span", { class: "badge badge--bot" }, "Bot") : null,
+        botBadge(R.data.players[seat]),
         seat === R.data.dealer ? h("span", { class: "badge badge--dealer", title: "Dealer" }, "D") : null,
         h("span", { class: "rseat__score", title: "Points this game" }, signed(frame.scores[seat]))),
       h("div", { class: "rseat__hand" }, cardRow(frame.hands[seat], { size: "sm", label: `${nameOf(seat)}'s hand` })),
@@ -198,7 +198,7 @@ function drawGeneric(frame) {
     felt.appendChild(h("div", { class: ["rseat", "gseat", `rseat--${positionOf(seat)}`, toAct.has(seat) && "rseat--turn"], dataset: { seat: String(seat) } },
       h("div", { class: "rseat__head" }, avatar(nameOf(seat), seat),
         h("span", { class: "rseat__name" }, nameOf(seat)),
-        R.data.players[seat].bot ? h("span", { class: "badge badge--bot" }, "Bot") : null,
+        botBadge(R.data.players[seat]),
         seat === R.seen ? h("span", { class: "badge", title: "The replay is seen from this seat" }, "seen from") : null),
       slot));
   }

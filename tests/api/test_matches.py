@@ -116,8 +116,8 @@ async def test_summary_fields(client: httpx.AsyncClient, stored: Stored) -> None
         "id": match_id, "table_id": "tab-A",
         "started_at": record["started_at"].replace("+00:00", "Z"),
         "ended_at": record["ended_at"].replace("+00:00", "Z"),
-        "players": [{"seat": p["seat"], "name": p["name"], "bot": p["bot"]}
-                    for p in record["players"]],
+        "players": [{"seat": p["seat"], "name": p["name"], "bot": p["bot"],
+                     "strength": p.get("strength")} for p in record["players"]],
         "game_wins": record["game_wins"], "totals": record["totals"],
         "winner": record["winner"],
         # Added when other games came: which game, and what decided the match.
@@ -336,6 +336,7 @@ async def test_match_detail(client: httpx.AsyncClient, stored: Stored) -> None:
     assert detail["game_wins"] == record["game_wins"] and max(detail["game_wins"]) == 3
     assert detail["totals"] == record["totals"] and detail["winner"] == record["winner"]
     assert [p["name"] for p in detail["players"]] == list(NAMES[7 % 5])
+    assert [p["strength"] for p in detail["players"]] == [None, None, "hard", None]
     assert len(detail["games"]) == len(record["games"]) >= 3
     for game, want in zip(detail["games"], record["games"], strict=True):
         assert game == {**want, "replay_url":

@@ -64,7 +64,9 @@ async def _fill(url: str) -> list[int]:
     try:
         return [await store.finish_match(play_match_record(
                     500 + i, table_id=table, names=names, ended_at=ended,
-                    bots=(False, False, False, False)))
+                    # The long names' match has two bots: one's strength kept, one's not.
+                    bots=(False, True, True, False) if table == "room-long"
+                    else (False, False, False, False)))
                 for i, (table, names, ended) in enumerate(MATCHES)]
     finally:
         await store.close()
@@ -249,11 +251,15 @@ def test_phone_match_and_replay_layout(records: dict[str, Any],
             ".filter(e => e.getBoundingClientRect().width > 1).map(e => e.textContent)")
         assert sorted(shown) == sorted(MATCHES[3][1])
         assert page.evaluate(WORDS_BROKEN, ".score-legend__name") == []
+        # Each bot says how strong it was, where that was kept.
+        bots = page.locator(".score-table .badge--bot").all_text_contents()
+        assert bots == ["Bot · hard", "Bot"], bots
 
         page.goto(f"{records['base']}/matches/{match_id}/games/1")
         page.wait_for_selector(".rseat__name")
         names = page.locator(".rseat__name").all_inner_texts()
         assert sorted(names) == sorted(MATCHES[3][1])
+        assert sorted(page.locator(".badge--bot").all_text_contents()) == ["Bot", "Bot · hard"]
         assert page.evaluate(WORDS_BROKEN, ".rseat__name") == []
         assert page.evaluate(SIDE_SCROLL) == 0
         # Every name is shown whole (no ellipsis hiding part of it).

@@ -177,6 +177,8 @@ def _illegal(record: dict[str, Any]) -> None:
     (_set("seats", 4), "is played by 2, not 4"),
     (_set("players", [{"seat": 0, "name": "A", "bot": False},
                       {"seat": 0, "name": "B", "bot": False}]), "seats 0 and 1 once each"),
+    (_set("players", [{"seat": 0, "name": "A", "bot": False, "strength": "hard"},
+                      {"seat": 1, "name": "B", "bot": True}]), "seat 0 is a person"),
     (_set("winner", 2), "winner: 2 is not a seat"),
     (_set("games.0.winner", 3), r"games\.0\.winner: 3 is not a seat"),
     (_set("options", {"nope": 1}), "options: unknown option"),

@@ -115,10 +115,11 @@ def _z(stamp: str) -> str:
 
 
 def _old_summary(match_id: int, record: dict[str, Any]) -> dict[str, Any]:
-    """What GET /api/matches listed for ``record`` before 0003."""
+    """What GET /api/matches listed for ``record`` before 0003, with the one key a later
+    revision adds to each player (0004: ``strength``, null since it was not kept)."""
     return {"id": match_id, "table_id": record["table_id"],
             "started_at": _z(record["started_at"]), "ended_at": _z(record["ended_at"]),
-            "players": [{"seat": p["seat"], "name": p["name"], "bot": p["bot"]}
+            "players": [{"seat": p["seat"], "name": p["name"], "bot": p["bot"], "strength": None}
                         for p in record["players"]],
             "game_wins": record["game_wins"], "totals": record["totals"],
             "winner": record["winner"]}

@@ -122,7 +122,7 @@ async def test_a_finished_match_is_recorded_and_replays(harness: Harness) -> Non
                          [[Action.from_dict(a) for a in g["actions"]] for g in record["games"]])
     assert (match.winner, match.totals, match.game_wins) == (
         record["winner"], record["scoreboard"]["totals"], record["standing"])
-    assert record["players"][2] == {"seat": 2, "name": "Cleo", "bot": True}
+    assert record["players"][2] == {"seat": 2, "name": "Cleo", "bot": True, "strength": "normal"}
     assert record["started_at"] < record["ended_at"]
     await wait_until(lambda: conn.last()["table"]["match_id"] == 1)
     final = conn.last()
