@@ -29,5 +29,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("match_players") as batch:
+    # SQLite rebuilds the table, and its reflection drops the NOCASE collation of
+    # ``name_key`` (the player search's index needs it): the column is given here.
+    name_key = sa.Column("name_key", sa.String().with_variant(
+        sa.String(collation="NOCASE"), "sqlite"), nullable=False)
+    with op.batch_alter_table("match_players", reflect_args=[name_key]) as batch:
         batch.drop_column("bot_strength")

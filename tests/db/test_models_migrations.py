@@ -11,6 +11,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, select, text
 from sqlalchemy.exc import StatementError
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -88,3 +89,32 @@ async def test_sqlite_is_durable_and_waits_for_locks(tmp_path: Path) -> None:
     assert pragma["journal_mode"] == "wal"
     assert pragma["synchronous"] == 2  # FULL: the WAL is synced at every commit
     assert pragma["busy_timeout"] >= 5000
+
+
+
+async def test_every_downgrade_is_undone_by_upgrading_again(empty_url: str) -> None:
+    """Down to each revision and back up to head gives the models' schema again, the player
+    search's NOCASE name column included (SQLite rebuilds a table in batch mode, and its
+    reflection would drop that collation)."""
+    config = alembic_config(empty_url)
+    revisions = [r.down_revision or "base"
+                 for r in ScriptDirectory.from_config(config).walk_revisions()]
+    assert len(revisions) >= 4
+    for target in revisions:
+        await asyncio.to_thread(run_migrations, empty_url)
+        await asyncio.to_thread(command.downgrade, config, str(target))
+        await asyncio.to_thread(run_migrations, empty_url)
+        assert await _inspect(empty_url) == (TABLES | {"alembic_version"}, []), target
+        if empty_url.startswith("sqlite"):
+            assert "NOCASE" in await _sqlite_sql(empty_url, "match_players"), target
+
+
+async def _sqlite_sql(url: str, table: str) -> str:
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as conn:
+            return str((await conn.execute(text(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = :t"),
+                {"t": table})).scalar_one())
+    finally:
+        await engine.dispose()
