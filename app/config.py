@@ -7,6 +7,7 @@ environment and never from a file in the repository.
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from typing import Annotated, Literal
 
@@ -86,6 +87,14 @@ class Settings(BaseSettings):
         le=600,
         validation_alias="NEXT_GAME_SECONDS",
         description="Scoreboard pause before the next game starts if not everyone said ready.",
+    )
+    bot_processes: int = Field(
+        default_factory=lambda: os.cpu_count() or 1,
+        ge=0,
+        le=256,
+        validation_alias="BOT_PROCESSES",
+        description="Worker processes bots think in, at a lower CPU priority than the server "
+                    "(default: one per CPU; 0: a thread of the server).",
     )
     max_message_bytes: int = Field(
         default=4096,

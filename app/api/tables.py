@@ -32,7 +32,8 @@ def table_config(settings: Settings) -> TableConfig:
                        idle_seconds=settings.table_idle_seconds,
                        chat_max_chars=settings.chat_max_chars,
                        bot_delay_seconds=settings.bot_delay_seconds,
-                       next_game_seconds=settings.next_game_seconds)
+                       next_game_seconds=settings.next_game_seconds,
+                       bot_processes=settings.bot_processes)
 
 
 def get_tables(request: Request) -> TableManager:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from .client import Client
     from .options import TableConfig, TableOptions
+    from .thinking import BotWorkers
 
 log = logging.getLogger("app.table.table")
 
@@ -53,6 +54,8 @@ class TableClock:
     seats: list[Seat]
     clients: set[Client]
     closed: bool
+    bot_workers: BotWorkers
+    _bots: dict[int, Bot]
     _game_over: bool
     _timer: Timer | None
     _changed_at: float
@@ -175,11 +178,10 @@ class TableClock:
             entry["auto"] = "away" if seat.away else "timer"
         legal = match.legal(index)
         try:
-            bot = self._bot(index)
             view = match.view(index)
             # Off the event loop: a strong bot may think for a second; the table waits
             # (under its lock), every other table goes on.
-            action = await asyncio.to_thread(bot.choose, view)
+            action, self._bots[index] = await self.bot_workers.choose(self._bot(index), view)
             if action not in legal:
                 raise ValueError(f"bot chose {action}, which is not legal now")
         except Exception as exc:

@@ -14,6 +14,7 @@ from app.observability import log_event
 from .options import TableConfig, TableOptions
 from .ports import StoredTable, TableStore
 from .table import Table
+from .thinking import BotWorkers
 from .tokens import new_table_id, new_token
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ class TableManager:
         self.store = store
         self.config = config or TableConfig()
         self.metrics = metrics
+        self.bot_workers = BotWorkers(self.config.bot_processes)
         self.tables: dict[str, Table] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -42,7 +44,8 @@ class TableManager:
         host_token = new_token()
         created_at = datetime.now(UTC)
         await self.store.create_table(table_id, options.to_dict(), created_at)
-        table = Table(table_id, options, created_at, self.store, self.config, self.metrics)
+        table = Table(table_id, options, created_at, self.store, self.config, self.metrics,
+                      self.bot_workers)
         await table.open(host_token)
         self._add(table)
         log_event(log, "table_created", table_id=table_id)
@@ -116,6 +119,7 @@ class TableManager:
         for table in list(self.tables.values()):
             await table.stop(CLOSE_RESTART, "the server is restarting")
             self._remove(table)
+        self.bot_workers.close()
 
     async def _sweep(self) -> None:
         interval = min(60.0, self.config.idle_seconds / 4)

@@ -26,6 +26,8 @@ class TableConfig:
     send_queue_size: int = 64
     #: Answers remembered per seat, so a repeated intent id is answered, not re-applied.
     remembered_intents: int = 32
+    #: Worker processes bots think in (``BotWorkers``); 0: a thread.
+    bot_processes: int = 0
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,7 @@ from .seats import (
     clean_chat,
     clean_name,
 )
+from .thinking import BotWorkers
 from .tokens import hash_token, new_token, same_hash
 from .views import TableViews
 
@@ -124,13 +125,15 @@ def _now_iso() -> str:
 
 class Table(TableViews, TableClock):
     def __init__(self, table_id: str, options: TableOptions, created_at: datetime,
-                 store: TableStore, config: TableConfig, metrics: Metrics | None = None) -> None:
+                 store: TableStore, config: TableConfig, metrics: Metrics | None = None,
+                 bot_workers: BotWorkers | None = None) -> None:
         self.id = table_id
         self.options = options
         self.created_at = created_at
         self.store = store
         self.config = config
         self.metrics = metrics
+        self.bot_workers = bot_workers or BotWorkers()
         self.game: GameSpec = options.spec
         self._bot_kinds = self.game.bot_kinds()
         #: The match rule in words, shown before a match starts too (a match dealt to ask).

@@ -1,0 +1,90 @@
+"""Where bots think: off the event loop, and behind people when the CPU is short.
+
+A search bot thinks for hundreds of milliseconds of pure Python. In a thread it would hold
+the GIL for most of that time and slow every socket of the process; so a server thinks in
+worker processes (``processes`` > 0) started at a lower CPU priority (``nice``): when
+every core is busy with bots, the kernel runs the event loop first, and the bots answer
+later, never the people. ``processes=0`` thinks in a thread, for tests and for tiny
+servers.
+
+A bot is handed to a worker with the view it is to answer (both plain, picklable data)
+and comes back with its choice and its new inner state (its random generator moved on,
+what it learnt), which replaces the table's copy: the worker keeps nothing between calls,
+so any worker can answer for any bot and a worker that dies loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from app.games.contract import JSON, Bot
+from app.observability import log_event
+
+log = logging.getLogger("app.table.thinking")
+
+#: How much lower than the server's the workers' CPU priority is (``nice`` steps).
+NICE = 10
+
+
+def _lower_priority(steps: int) -> None:
+    os.nice(steps)
+
+
+def _choose(bot: Bot, view: JSON) -> tuple[JSON, Bot]:
+    """In a worker: the bot's choice, and the bot as it is after choosing."""
+    return bot.choose(view), bot
+
+
+class BotWorkers:
+    """The bots' thinking place of one server process (its ``TableManager`` holds it)."""
+
+    def __init__(self, processes: int = 0, nice: int = NICE) -> None:
+        if processes < 0:
+            raise ValueError("processes must be 0 (a thread) or more")
+        self.processes = processes
+        self.nice = nice
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        """The pool, started at the first decision (a server without bots starts none).
+
+        ``forkserver``: workers come from a clean process, not a fork of this one with its
+        event loop, sockets and threads."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_lower_priority, initargs=(self.nice,))
+        return self._pool
+
+    async def choose(self, bot: Bot, view: JSON) -> tuple[JSON, Bot]:
+        """``bot``'s choice for ``view`` and the bot to keep from now on.
+
+        A pool whose worker died (killed, out of memory) is replaced and asked again once;
+        whatever the bot itself raises is the caller's to handle."""
+        if not self.processes:
+            action = await asyncio.to_thread(bot.choose, view)
+            return action, bot
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            try:
+                return await loop.run_in_executor(self._executor(), _choose, bot, view)
+            except BrokenProcessPool:
+                log_event(log, "bot_workers_broken", logging.WARNING, attempt=attempt)
+                self._discard()
+        raise RuntimeError("the bots' worker processes keep dying")
+
+    def _discard(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            with contextlib.suppress(Exception):
+                pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers (server shutdown); a decision under way is abandoned."""
+        self._discard()

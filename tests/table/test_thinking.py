@@ -1,0 +1,96 @@
+"""Bots think in worker processes at a lower CPU priority, and come back with their state."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+
+import pytest
+from tablekit import Harness, fast_config, wait_until
+
+from app import games
+from app.games.contract import JSON, Bot
+from app.table.thinking import BotWorkers
+
+KINDS = [(name, kind) for name in games.names() for kind in games.get(name).bots]
+
+
+def _first_views(name: str, seed: int, count: int) -> list[tuple[int, JSON]]:
+    """The first ``count`` decisions of a random match, as (seat, view)."""
+    spec = games.get(name)
+    match = spec.new_match(seed, spec.check_options({}))
+    rng = random.Random(seed)
+    views = []
+    while len(views) < count and not match.over:
+        if match.between_games:
+            match.start_next_game()
+            continue
+        seat = min(match.to_act())
+        views.append((seat, match.view(seat)))
+        match.apply(seat, rng.choice(match.legal(seat)))
+    return views
+
+
+@pytest.fixture(scope="module")
+def workers() -> BotWorkers:
+    pool = BotWorkers(processes=2)
+    yield pool
+    pool.close()
+
+
+@pytest.mark.parametrize(("name", "kind"), KINDS)
+async def test_a_bot_decides_in_a_worker_as_it_would_at_home(
+        workers: BotWorkers, name: str, kind: str) -> None:
+    """Every bot of every game crosses to a worker and back; it chooses what it would have
+    chosen in the server, decision after decision (its state comes back with it); a search
+    bot's choice also depends on its time budget, so of that only legality is checked."""
+    spec = games.get(name)
+    home: Bot = spec.bots[kind](11)
+    away: Bot = spec.bots[kind](11)
+    for seat, view in _first_views(name, 5, 6):
+        want = home.choose(view)
+        got, away = await workers.choose(away, view)
+        assert got in view["legal"] and (got == want or kind == "hard"), (name, kind, seat)
+
+
+async def test_workers_run_apart_at_a_lower_priority(workers: BotWorkers) -> None:
+    loop = asyncio.get_running_loop()
+    pid, niceness = await loop.run_in_executor(workers._executor(), _pid_and_niceness)
+    assert pid != os.getpid()
+    assert niceness == min(19, os.nice(0) + workers.nice)
+
+
+def _pid_and_niceness() -> tuple[int, int]:
+    return os.getpid(), os.nice(0)
+
+
+async def test_a_dead_worker_is_replaced_and_the_decision_still_made() -> None:
+    workers = BotWorkers(processes=1)
+    try:
+        spec = games.get("dingo")
+        _seat, view = _first_views("dingo", 3, 1)[0]
+        await workers.choose(spec.bots["heuristic"](1), view)  # the pool is up
+        pool = workers._executor()
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        action, _bot = await workers.choose(spec.bots["heuristic"](1), view)
+        assert action in view["legal"]
+        assert workers._executor() is not pool
+    finally:
+        workers.close()
+
+
+async def test_a_table_of_bots_plays_its_match_through_the_workers() -> None:
+    h = Harness(fast_config(bot_processes=2))
+    try:
+        table, host = await h.table(game="mate", bots=((0, "greedy"), (1, "perfect")))
+        admin, _ = await h.join(table, host)
+        await table.submit(admin, {"type": "start"})
+        await wait_until(lambda: table.match_id is not None, timeout=60)
+        assert h.manager.bot_workers._pool is not None  # it did think there
+        assert h.store.matches[-1]["game"] == "mate"
+    finally:
+        await h.close()
