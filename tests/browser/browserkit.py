@@ -84,8 +84,8 @@ def go_to_table(page: Page) -> None:
     page.wait_for_selector(".seat--me")
 
 
-#: Every seat name and scoreboard heading that is cut short (its text wider than its box).
-CUT = ("[...document.querySelectorAll('.seat__name, #scoreboard-table th')]"
+#: Every seat name and scoreboard heading (of any game) cut short: its text wider than its box.
+CUT = ("[...document.querySelectorAll('.seat__name, #scoreboard th')]"
        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
 
 #: Watches the board for the whole game: every "Last hunt" it shows, and whether the

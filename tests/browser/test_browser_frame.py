@@ -15,7 +15,17 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .browserkit import PHONE, assert_no_horizontal_overflow, create_table, shot
+import pytest
+
+from .browserkit import (
+    CUT,
+    DESKTOP,
+    PHONE,
+    SETTLED,
+    assert_no_horizontal_overflow,
+    create_table,
+    shot,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Request, Route
@@ -85,6 +95,106 @@ def test_simultaneous_decisions_light_both_plates(server: str,
         "Divide and Conquer's battles are decided by both at once")
     assert_no_horizontal_overflow(page)
     shot(page, "frame-divide-phone")
+
+
+#: The longest name a seat takes (24 characters), with no space to break at.
+LONG_NAME = "Bartholomew-Featherstone"
+
+#: How a move is told apart from the others: its id, card, tile or words.
+KEY_OF = "e => e.id || e.dataset.card || e.dataset.key || e.textContent"
+
+#: Why the focused move would not be seen: None when it shows a focus ring (styled
+#: otherwise than a move like it without the focus).
+FOCUS_UNSEEN = """() => {
+  const a = document.activeElement;
+  if (!a || !a.matches(':focus-visible')) return 'no visible focus';
+  const look = (e) => { const s = getComputedStyle(e);
+    return [s.outlineStyle, s.outlineWidth, s.boxShadow, s.transform].join('|'); };
+  const twin = [...a.parentElement.children].find(e => e !== a && e.className === a.className);
+  return !twin || look(a) !== look(twin) ? null : 'the focused move looks like the others';
+}"""
+
+
+#: Keeps every announcement for screen readers (``window.announced``).
+WATCH_ANNOUNCE = """() => {
+  const said = window.announced = [];
+  const region = document.querySelector('#announce');
+  new MutationObserver(() => said.push(region.textContent))
+    .observe(region, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def keyboard_to(page: Page, key: str) -> None:
+    """Move the focus to the move whose KEY_OF is ``key`` with keys only: arrows along
+    the hand, else Shift+Tab and Tab through the page."""
+    at = f"(() => {{ const e = document.activeElement; return e && ({KEY_OF})(e) === {key!r}; }})()"
+    in_hand = page.evaluate("document.activeElement && document.querySelector('#hand')"
+                            ".contains(document.activeElement)")
+    hand_keys = page.eval_on_selector_all("#hand button", f"els => els.map({KEY_OF})")
+    if in_hand and key in hand_keys:
+        for _ in range(len(hand_keys)):
+            if page.evaluate(at):
+                return
+            page.keyboard.press("ArrowRight")
+    for press in ["Shift+Tab"] * 40 + ["Tab"] * 80:
+        if page.evaluate(at):
+            return
+        page.keyboard.press(press)
+    raise AssertionError(f"no key reaches the move {key!r}")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("game", ["dingo", "mate", "divide", "bingo"])
+def test_every_game_is_played_with_the_keyboard_alone(server: str, open_page: Callable[..., Page],
+                                                      game: str, size: str) -> None:
+    """A whole game, from Start to its results, by keys alone: the frame gives your turn's
+    first move the focus, the focus is seen, arrows and Tab reach every other move, Enter
+    plays it, and screen readers hear that it is your turn. The longest name is never cut
+    short, and a phone never scrolls sideways."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page = open_page(PHONE if size == "phone" else DESKTOP)
+    create_table(page, server, LONG_NAME, game=game,
+                 bots=(1, 2, 3) if game == "dingo" else (1,))
+    page.evaluate(WATCH_ANNOUNCE)
+    keyboard_to(page, "start-btn")
+    page.keyboard.press("Enter")
+    rng = random.Random(8)
+    moves = 0
+    deadline = time.monotonic() + 90
+    while not page.locator("#ready-btn, #rematch-btn").count():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if not page.locator(MOVES).count():
+            page.wait_for_timeout(40)
+            continue
+        if moves == 0:
+            # A live region in the accessibility tree; it said "Your turn." (a bot's news
+            # may have followed at once: a simultaneous decision).
+            assert page.locator("#announce").aria_snapshot().startswith("- status")
+            said = page.evaluate("window.announced")
+            assert any("Your turn." in line for line in said), said
+        # Your turn: the focus is on a move already, and it shows.
+        try:
+            page.wait_for_function(f"document.activeElement?.matches({MOVES!r})")
+        except PlaywrightTimeout:
+            shot(page, f"keyboard-{game}-{size}-no-focus")
+            raise AssertionError("your turn, and the focus is on " + page.evaluate(
+                "document.activeElement.outerHTML.slice(0, 300)")) from None
+        page.wait_for_function(SETTLED)
+        assert page.evaluate(FOCUS_UNSEEN) is None, page.evaluate(FOCUS_UNSEEN)
+        offered = page.eval_on_selector_all(MOVES, f"els => els.map({KEY_OF})")
+        keyboard_to(page, rng.choice(offered))
+        page.keyboard.press("Enter")
+        moves += 1
+        page.wait_for_selector("#hand:not(.hand--busy)")
+        if size == "phone":
+            assert_no_horizontal_overflow(page)
+    assert moves > 0
+    assert page.locator("#results").is_visible()
+    assert page.evaluate(CUT) == [], "a name is cut short"
+    if size == "phone":
+        assert_no_horizontal_overflow(page)
+    shot(page, f"keyboard-{game}-{size}")
 
 
 def test_the_home_page_posts_the_game_and_its_options(server: str,
