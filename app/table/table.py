@@ -683,6 +683,10 @@ class Table(TableViews, TableClock):
             seat = self._seat(intent["seat"], "human")
             if client.seat == seat.index:
                 raise TableError("not_now", "you are the host already")
+            if not seat.present:
+                # An absent host could not start, seat or replace anyone: the table would wait.
+                raise TableError("not_now", f"{seat.name} is not here: only a player at "
+                                            "the table can be made host")
             return await self._commit({"kind": "host", "seat": seat.index,
                                        "reason": "handover"})
         if kind == "replace_seat":

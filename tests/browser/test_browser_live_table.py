@@ -108,6 +108,48 @@ def test_a_dropped_player_is_counted_down_and_the_host_role_passes(
     shot(bea, "host-handed-over-phone")
 
 
+def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(
+        server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
+    ann = open_page(DESKTOP)
+    link = create_table(ann, server, "Ann", bots=(3,))
+    bea = open_page(PHONE)
+    cy_context = browser.new_context(viewport=DESKTOP)
+    try:
+        for page, name, seat in ((bea, "Bea", 1), (cy_context.new_page(), "Cy", 2)):
+            page.goto(link)
+            page.fill("#sit-name", name)
+            page.click(f'.seat[data-seat="{seat}"] button:text("Sit here")')
+            page.wait_for_selector(".seat--me")
+        ann.wait_for_selector('.seat[data-seat="2"] .seat__name:text("Cy")')
+        assert bea.locator("button:text('Make host'), #start-btn").count() == 0
+
+        # Ann hands the host role to Bea: everyone is told, and the controls move with it.
+        ann.click('.seat[data-seat="1"] button:text("Make host")')
+        bea.wait_for_selector(".seat--me .badge--host")
+        bea.wait_for_selector("#log li:text('You are the host now (handed over).')")
+        ann.wait_for_selector("#log li:text('Bea is the host now (handed over).')")
+        assert ann.locator(".seat--me .badge--host").count() == 0
+        assert ann.locator("button:text('Make host'), button:text('Add bot'), #start-btn"
+                           ).count() == 0
+        assert bea.locator("#start-btn").count() == 1
+        shot(bea, "host-handed-by-hand-phone")
+
+        # Cy's browser is gone before the match: the new host frees the seat for someone else.
+        cy_context.close()
+        gone = bea.locator('.seat[data-seat="2"] .seat__gone')
+        gone.wait_for()
+        assert gone.inner_text().startswith("Cy left")
+        # The role goes only to someone here: an absent host would leave the table waiting.
+        assert bea.locator('.seat[data-seat="2"] button:text("Make host")').count() == 0
+        bea.click('.seat[data-seat="2"] button:text("Free seat")')
+        bea.wait_for_selector('.seat[data-seat="2"].seat--empty')
+        bea.wait_for_selector("#log li:text('Seat 3 is free again.')")
+        ann.wait_for_selector('.seat[data-seat="2"].seat--empty')
+        shot(bea, "host-freed-seat-phone")
+    finally:
+        cy_context.close()
+
+
 def test_a_replaced_tab_only_watches_until_it_takes_the_seat_back(
         server: str, browser: Browser) -> None:
     context = browser.new_context(viewport=DESKTOP)

@@ -698,6 +698,29 @@ async def test_the_host_role_passes_to_the_longest_seated_and_survives_a_restart
         await h.close()
 
 
+async def test_the_host_role_goes_only_to_a_player_who_is_here() -> None:
+    h = Harness(fast_config(reconnect_grace_seconds=0.02))
+    try:
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        a = await h.seat(table, 0, "Ann", host)
+        b = await h.seat(table, 1, "Bob")
+        await table.leave(b[0])
+        await wait_until(lambda: a[1].last()["seats"][1]["away"])
+        version = table.version
+        answer = await submit(table, *a, type="make_host", seat=1)
+        assert answer["type"] == "error" and answer["code"] == "not_now"
+        assert "Bob is not here" in answer["message"]
+        assert a[0].host and table.version == version
+        # Back, Bob can take it.
+        token = next(f["token"] for f in b[1].frames if f["type"] == "seated")
+        back = await h.join(table, token)
+        await wait_until(lambda: a[1].last()["seats"][1]["connected"])
+        answer = await submit(table, *a, type="make_host", seat=1)
+        assert answer["type"] == "ack" and back[0].host and not a[0].host
+    finally:
+        await h.close()
+
+
 async def test_a_seat_can_be_freed_only_between_games() -> None:
     h = Harness(fast_config(reconnect_grace_seconds=30))
     try:

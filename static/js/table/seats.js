@@ -82,10 +82,13 @@ export function seatEl(info, ctx, { send, sitAt }) {
     }, "Remove bot"));
   }
   if (info.kind === "human" && host && !info.host && !isMe) {
-    actions.appendChild(h("button", {
-      class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Make ${plainName(seat)} the host`,
-      onclick: () => send("make_host", { seat }),
-    }, "Make host"));
+    // Only to someone here: an absent host would leave the table waiting.
+    if (info.connected && !info.away) {
+      actions.appendChild(h("button", {
+        class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Make ${plainName(seat)} the host`,
+        onclick: () => send("make_host", { seat }),
+      }, "Make host"));
+    }
     if (!info.connected) {
       actions.appendChild(botPicker(seat, "Give to a bot", (kind) => send("replace_seat", { seat, kind })));
       if (status() !== "playing") {
