@@ -31,6 +31,17 @@ pytestmark = pytest.mark.browser
 HIDDEN = "Object.defineProperty(document, 'hidden', {{configurable: true, get: () => {}}})"
 
 
+#: Every bot strength pick narrower than its words (a select squeezed to "nc" for "normal").
+PICK_CUT = """[...document.querySelectorAll('select.bot-kind')].filter(s => {
+  const free = s.cloneNode(true);
+  free.style.cssText = 'position: absolute; visibility: hidden; width: auto; max-width: none';
+  s.parentElement.appendChild(free);
+  const cut = s.getBoundingClientRect().width + 1 < free.getBoundingClientRect().width;
+  free.remove();
+  return cut;
+}).map(s => s.value)"""
+
+
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_bots_have_names_and_a_strength_the_host_picks(
         server: str, open_page: Callable[..., Page], size: dict[str, int]) -> None:
@@ -56,6 +67,7 @@ def test_bots_have_names_and_a_strength_the_host_picks(
     # The host swaps Dov for an easy bot from the "Add bot" control.
     page.click('.seat[data-seat="3"] button:text("Remove bot")')
     page.wait_for_selector('.seat[data-seat="3"].seat--empty')
+    assert page.evaluate(PICK_CUT) == [], "a bot strength is cut short"
     page.select_option('.seat[data-seat="3"] select.bot-kind', "random")
     page.click('.seat[data-seat="3"] button:text("Add bot")')
     page.wait_for_selector('.seat[data-seat="3"] .badge--bot:text("easy")')
