@@ -30,7 +30,9 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +50,23 @@ TWO_SEAT = TWO_SEAT_GAMES
 SHORT: dict[str, dict[str, Any]] = {"divide": {"target_wins": 1}, "dingo": {"games_to_win": 1}}
 
 Viewer = int | None
+
+#: The interpreter's recursion limit as a server runs with it (``dingo serve`` leaves it).
+SERVER_RECURSION_LIMIT = sys.getrecursionlimit()
+
+
+@contextmanager
+def server_recursion_limit() -> Iterator[None]:
+    """Hypothesis raises the recursion limit (to about 2,000) while it runs a test, and an
+    app under Starlette's TestClient (another thread of this process) shares it: inside
+    this, the limit is the server's, so input nested deep enough to raise RecursionError
+    in a server raises it here too (without it the deep-input tests could not fail)."""
+    raised = sys.getrecursionlimit()
+    sys.setrecursionlimit(SERVER_RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(raised)
 
 
 def table_body(name: str, options: dict[str, Any] | None = None, **extra: Any

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+from .errors import shown
+
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -52,7 +54,7 @@ def code(c: Card) -> str:
 def parse_card(text: object) -> Card:
     """Parse a card code such as ``7H``; raise ``ValueError`` with the reason."""
     if not isinstance(text, str):
-        raise ValueError(f"a card must be a code such as '7H', not {text!r}")
+        raise ValueError(f"a card must be a code such as '7H', not {shown(text)}")
     c = _BY_CODE.get(text.strip().upper())
     if c is None:
         raise ValueError(f"{text[:12]!r} is not a card code (rank 23456789TJQKA then suit CDHS)")

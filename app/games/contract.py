@@ -304,10 +304,10 @@ class GameSpec:
     title: str
     seats: int
     options: tuple[Option, ...]
-    #: The ``type`` of every action the game has (the wire checks a message's type by it).
-    actions: frozenset[str]
-    #: The fields an action may have besides ``type``: a table refuses any other.
-    fields: frozenset[str]
+    #: Every action type of the game, and the fields each has besides ``type``: a table
+    #: refuses any other field, also one of another type of the same game (the games' own
+    #: parsers read past keys they do not need, and a table logs an action as it came).
+    fields: Mapping[str, frozenset[str]]
     #: ``read_action(action, checked_options)``: the action codec's check of a wire-form
     #: action's shape, whatever the state (``Malformed`` with the reason, e.g. "not a
     #: card"); ``apply`` checks it again with the rules. A table refuses a malformed
@@ -336,6 +336,12 @@ class GameSpec:
     #: ``invariants(match)``: raise ``AssertionError`` if the state is inconsistent
     #: (cards conserved, scores add up...); the shared tests call it after every action.
     invariants: Callable[[MatchState], None] | None = None
+    #: The ``type`` of every action the game has (the wire checks a message's type by it):
+    #: the keys of ``fields``.
+    actions: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "actions", frozenset(self.fields))
 
     def check_options(self, given: Mapping[str, object]) -> JSON:
         return check_options(self.options, given)

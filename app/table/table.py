@@ -625,9 +625,10 @@ class Table(TableViews, TableClock):
                 if self.closed:
                     raise TableError("unknown_table", "this table is closed")
                 if intent["type"] in self.game.actions:
-                    unknown = set(intent).difference(self.game.fields, _INTENT_KEYS)
+                    kind = intent["type"]
+                    unknown = set(intent).difference(self.game.fields[kind], _INTENT_KEYS)
                     if unknown:
-                        raise TableError("malformed", f"a {self.game.title} action has no "
+                        raise TableError("malformed", f"a {self.game.title} {kind} has no "
                                                       f"field {shown(sorted(unknown)[0])}")
                 v = intent.get("v")
                 if v is not None and self._stale(client, intent, v):

@@ -88,7 +88,7 @@ def test_random_matches_end_with_consistent_views(spec: GameSpec, seed: int) -> 
             encoded(view)  # JSON-ready, no NaN
             assert isinstance(view["prompt"], str) and view["prompt"]
             assert {a["type"] for a in view["legal"]} <= spec.actions
-            assert all(set(a) - {"type"} <= spec.fields for a in view["legal"])
+            assert all(set(a) - {"type"} <= spec.fields[a["type"]] for a in view["legal"])
             expected = match.legal(seat) if seat is not None else []
             assert view["legal"] == expected
             if seat is not None and seat not in acting:

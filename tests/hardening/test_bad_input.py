@@ -20,13 +20,14 @@ import copy
 import json
 import logging
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hardeningkit import SHORT, TWO_SEAT, clone, table_body
+from hardeningkit import SHORT, TWO_SEAT, clone, server_recursion_limit, table_body
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -165,6 +166,17 @@ TEMPLATES: dict[str, dict[str, Any]] = {
 }
 
 
+#: A value nested N deep: ``"<deep N>"``, written into the frame's text when it is sent
+#: (too deep to build in Python and encode).
+DEEP = re.compile(r'"<deep (\d+)>"')
+deep_value = (st.integers(1, 1020) | st.integers(950, 1020)).map(lambda n: f"<deep {n}>")
+
+
+def nested(text: str) -> str:
+    """``text`` with every ``"<deep N>"`` nested N deep."""
+    return DEEP.sub(lambda m: "[" * int(m[1]) + "]" * int(m[1]), text)
+
+
 @st.composite
 def mutated(draw: st.DrawFn) -> dict[str, Any]:
     message = dict(TEMPLATES[draw(st.sampled_from(TYPES))])
@@ -173,7 +185,7 @@ def mutated(draw: st.DrawFn) -> dict[str, Any]:
         if action == "drop" and message:
             message.pop(draw(st.sampled_from(sorted(message))))
         elif action == "set" and message:
-            message[draw(st.sampled_from(sorted(message)))] = draw(json_junk)
+            message[draw(st.sampled_from(sorted(message)))] = draw(json_junk | deep_value)
         else:
             key = draw(st.sampled_from(["seat", "token", "v", "id", "cards", "card", "type",
                                         "name", "kind", "__proto__", "text"]))
@@ -229,12 +241,13 @@ def test_thousands_of_bad_frames_change_nothing(table: dict[str, Any]) -> None:
               suppress_health_check=list(HealthCheck))
     @given(frame=st.one_of(frames, stale_legal(legal, version).map(lambda m: ("json", m))),
            from_actor=st.booleans())
+    @server_recursion_limit()
     def one(frame: tuple[str, Any], from_actor: bool) -> None:
         ws = actor_ws if from_actor else spectator
         kind, payload = frame
         if kind == "json":
             payload = harmless(payload, version)
-            text = json.dumps(payload)
+            text = nested(json.dumps(payload))
         elif kind == "text":
             text = payload
         if kind == "bytes":
@@ -299,10 +312,17 @@ LEVELS = {"[": "]", '{"a":': "}", "[1,": "]", '{"\u00e9\u202e":': "}", '{"type":
           '[{"id":"x"},': "]", '{"v":1,"cards":': "}"}
 
 
+#: In a generated frame, the table's current version and the next one (put in when the
+#: frame is sent). A game action on the next is stale, but the game reads it first (a
+#: malformed action is called that, whatever its version) from any seat.
+VERSION, NEXT = '"<version>"', '"<next>"'
+
+
 @st.composite
 def deep_frame(draw: st.DrawFn, types: list[str] = TYPES, fields: list[str] = FIELDS) -> str:
     """JSON text nested 1 to ~2,000 deep (within the 4096-byte cap), as the whole frame
-    or as the value of any field of any message type."""
+    or as the value of any field of any message type; as often as not with a well-formed
+    ``id`` and the current ``v``, so that a game action reaches the game's own parser."""
     pattern = draw(st.just(["["]) | st.lists(st.sampled_from(sorted(LEVELS)), min_size=1,
                                                   max_size=4))
     # Any depth, and often near orjson's limit of 1,024 levels (where Python's own
@@ -324,6 +344,8 @@ def deep_frame(draw: st.DrawFn, types: list[str] = TYPES, fields: list[str] = FI
     kind = draw(st.sampled_from([*types, "make_host", "replace_seat"]) | st.text(max_size=8))
     field = draw(st.sampled_from(["type", "id", *fields]))  # type and id: read first
     head = "" if field == "type" else f'"type":{json.dumps(kind)},'
+    if field not in ("type", "id", "v") and draw(st.booleans()):
+        head += f'"id":"deep1","v":{draw(st.sampled_from([VERSION, NEXT]))},'
     return "{" + head + json.dumps(field) + ":" + nested + "}"
 
 
@@ -395,9 +417,18 @@ def run_any_frames(any_phase: dict[str, Any], index: int,
     @example(frame=("text", '{"type":' + "[" * 1022 + "]" * 1022 + "}"))
     @example(frame=("text", '{"id":' + "[" * 1010 + "]" * 1010 + "}"))
     @example(frame=("text", '{"type":"sit","seat":' + "[" * 1015 + "]" * 1015 + "}"))
+    # A well-formed game action whose field is that deep (Dingo's card parser quoted it
+    # with repr: RecursionError, the seat dropped), or holds a field of another type.
+    @example(frame=("text", f'{{"type":"discard","id":"d","v":{NEXT},"card":'
+                            + "[" * 1000 + "]" * 1000 + "}"))
+    @example(frame=("text", f'{{"type":"decline","id":"d","v":{VERSION},"card":'
+                            + "[" * 300 + "]" * 300 + "}"))
+    @server_recursion_limit()
     def one(frame: tuple[str, Any]) -> None:
         kind, payload = frame
         own = None
+        if kind == "text":
+            payload = payload.replace(VERSION, str(version)).replace(NEXT, str(version + 1))
         if kind == "json":
             payload = harmless(payload, version)
             own = payload.get("type")
@@ -462,13 +493,15 @@ GAME_EXAMPLES = int(os.environ.get("GAME_EXAMPLES", "1000"))
 def mangled_action(draw: st.DrawFn, offered: list[dict[str, Any]], seen: list[str],
                    types: list[str]) -> dict[str, Any]:
     """One of the actions the game offers some seat, then changed: a field set to any value
-    seen on the board (another seat's card or tile too), to junk, dropped, or added; the
-    type swapped for another of this game's, or Dingo's; an id and a version."""
+    seen on the board (another seat's card or tile too), to junk, to a value nested 1 to
+    1,020 deep, dropped, or added (also a field of another of the game's types); the type
+    swapped for another of this game's, or Dingo's; an id and a version."""
     message = {**copy.deepcopy(draw(st.sampled_from(offered))), "id": "g1", "v": 0}
     own = sorted(k for k in message if k not in ("type", "id", "v"))
     fields = sorted({k for a in offered for k in a} | {"seat", "card", "cards", "tile", "tiles"})
     for _ in range(draw(st.integers(1, 3))):
-        change = draw(st.sampled_from(["value", "seen", "seen", "list", "drop", "add", "type"]))
+        change = draw(st.sampled_from(["value", "seen", "seen", "list", "drop", "add", "type",
+                                       "deep"]))
         key = draw(st.sampled_from(own if own and draw(st.booleans()) else fields))
         if change == "seen" and seen:
             message[key] = draw(st.sampled_from(seen))
@@ -476,6 +509,8 @@ def mangled_action(draw: st.DrawFn, offered: list[dict[str, Any]], seen: list[st
             message[key] = draw(st.lists(st.sampled_from(seen), max_size=4))
         elif change == "value":
             message[key] = draw(json_junk | st.integers(-1, 3))
+        elif change == "deep":
+            message[key] = draw(deep_value)
         elif change == "drop":
             message.pop(key, None)
         elif change == "type":
@@ -530,7 +565,13 @@ def run_game_fuzz(table: dict[str, Any], game: str) -> None:
     tally: dict[str, int] = {}
 
     def accepted(seat: int, message: Any) -> bool:
-        """Whether the engine would take it (then it must not be sent at this version)."""
+        """Whether it is a move the seat is offered, in the shape it is offered, and the
+        engine would take it (then it must not be sent at this version). Any other field
+        must be refused, even where the engine's parser would read past it."""
+        shapes = {frozenset(a) for a in table["views"][seat]["game"]["legal"]
+                  if a["type"] == message.get("type")}
+        if frozenset(message) - {"id", "v"} not in shapes:
+            return False
         try:
             clone(spec, match, rules).apply(seat, {k: v for k, v in message.items()
                                                    if k not in ("id", "v")})
@@ -556,6 +597,7 @@ def run_game_fuzz(table: dict[str, Any], game: str) -> None:
         st.sampled_from(theirs).map(lambda t: ("theirs", t)),
         frames, stale_legal_any(offered, version).map(lambda m: ("json", m))),
         sender=st.sampled_from(table["to_act"]) | st.integers(0, len(senders) - 1))
+    @server_recursion_limit()
     def one(frame: tuple[str, Any], sender: int) -> None:
         kind, payload = frame
         if kind == "theirs":
@@ -572,7 +614,7 @@ def run_game_fuzz(table: dict[str, Any], game: str) -> None:
         if kind == "bytes":
             ws.send_bytes(payload)
         else:
-            text = json.dumps(payload) if kind == "json" else payload
+            text = nested(json.dumps(payload)) if kind == "json" else payload
             if len(text.encode("utf-8", "surrogatepass")) > 4000:
                 return
             try:

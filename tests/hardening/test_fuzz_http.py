@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hardeningkit import server_recursion_limit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -75,6 +76,7 @@ def test_generated_origin_headers_never_give_an_error(client: TestClient) -> Non
     @settings(max_examples=ORIGIN_EXAMPLES, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(origin=origins)
+    @server_recursion_limit()
     def one(origin: str) -> None:
         try:
             with client.websocket_connect(f"/ws/{table_id}", headers={"origin": origin}) as ws:
@@ -150,6 +152,7 @@ def test_generated_bodies_for_a_new_table_never_give_a_5xx(client: TestClient) -
     @settings(max_examples=BODY_EXAMPLES, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(content=body(), content_type=content_types)
+    @server_recursion_limit()
     def one(content: bytes, content_type: str) -> None:
         r = client.post("/api/tables", content=content,
                         headers={"content-type": content_type})

@@ -87,6 +87,15 @@ async def test_wrong_actions_are_refused_and_change_nothing(name: str) -> None:
         actor = ann if 0 in table.match.to_act() else bob
         bad.append((actor, {**offered[0], field: {"deep": [1]}}, "malformed"))
         bad.append((actor, {**offered[0], "colour": "red"}, "malformed"))  # not a field
+        # A legal action with a field only another type has (Mate's decline with a card):
+        # the game's parser would read past it, and the table would log it as it came.
+        spec = table.game
+        for seat in table.match.to_act():
+            client = ann if seat == 0 else bob
+            for action in table.match.legal(seat):
+                for other in sorted(set().union(*spec.fields.values())
+                                    - spec.fields[action["type"]]):
+                    bad.append((client, {**action, other: [[["deep"]]]}, "malformed"))
         if waiting is not None:
             other = ann if waiting == 0 else bob
             legal = table.match.legal(1 - waiting)

@@ -239,9 +239,9 @@ GAME = GameSpec(
     title="Dingo",
     seats=4,
     options=OPTIONS,
-    actions=frozenset({"discard", "pass", "play"}),
     # (The actions it lists carry their seat; the wire refuses a seat from a browser.)
-    fields=frozenset({"card", "cards", "seat"}),
+    fields={"discard": frozenset({"card", "seat"}), "pass": frozenset({"card", "seat"}),
+            "play": frozenset({"cards", "seat"})},
     read_action=lambda action, options: read_action(action, 0),
     new_match=new_match,
     bots={"random": lambda seed: DingoBot("random", seed),
