@@ -96,6 +96,14 @@ class Settings(BaseSettings):
         description="Worker processes bots think in, at a lower CPU priority than the server "
                     "(default: one per CPU; 0: a thread of the server).",
     )
+    advice_deals: int = Field(
+        default=24,
+        ge=0,
+        le=1000,
+        validation_alias="ADVICE_DEALS",
+        description="Deals sampled per decision for the advice after a game (more: steadier "
+                    "figures, more CPU); 0: no advice is worked out.",
+    )
     max_message_bytes: int = Field(
         default=4096,
         gt=0,

@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import games
+from app.advisor import Advisor
 from app.api import api_router
 from app.api.errors import validation_error
 from app.api.guards import HeaderCountLimit
@@ -22,6 +23,7 @@ from app.api.tables import table_config
 from app.config import Settings, get_settings
 from app.db.session import create_engine, create_sessionmaker
 from app.db.store import SqlStore
+from app.game.advice import HINDSIGHT_PLAYOUTS
 from app.observability import Metrics, configure_logging
 from app.rules_page import rules_page
 from app.table.manager import TableManager
@@ -60,6 +62,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await tables.recover()
         tables.start()
         app.state.tables = tables
+        # The advice after finished games, in the bots' workers; stopped before them.
+        if settings.advice_deals:
+            advisor = Advisor(engine, tables.bot_workers, deals=settings.advice_deals,
+                              playouts=HINDSIGHT_PLAYOUTS)
+            advisor.start()
+            stack.push_async_callback(advisor.stop)
         yield
 
 

@@ -16,6 +16,11 @@ from app.config import get_settings
 
 CHROMIUM = Path("/usr/bin/chromium")
 
+# No advice is worked out in the background of the apps and servers the tests start (it
+# would change the history under tests that read it, and take the CPU): the tests of the
+# advice turn it on themselves.
+os.environ["ADVICE_DEALS"] = "0"
+
 
 def _missing(reason: str) -> None:
     if os.environ.get("CI", "").lower() == "true":

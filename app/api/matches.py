@@ -92,6 +92,33 @@ class GamePublic(BaseModel):
     winner: int | None  # None: a draw
     tie_break: str | None  # the rabbit that broke a tie, "draw", or None
     replay_url: str
+    #: The advice after the game (``Advice``): "ready", "pending" (being worked out), or
+    #: "none" (bots only, or it could not be worked out).
+    advice: str
+    mistakes: list[int] | None  # per seat, once the advice is ready
+
+
+class Advice(BaseModel):
+    """The advice after a game (``app.game.advice``), in a replay."""
+
+    #: "ready"; "pending": worked out in the background, ask again; "none": see ``why``.
+    status: str
+    why: str | None = None
+    deals: int | None = None  # deals sampled per decision ("what the seat knew")
+    playouts: int | None = None  # playouts per choice on the real deal ("hindsight")
+    #: Per decision of a person that had a choice: ``index`` (the replay step), ``seat``,
+    #: ``played``, ``best``, ``known`` ({lost, best_value, played_value}: expected points
+    #: given what the seat knew), ``hindsight`` ({best, lost}: every card known), ``mistake``.
+    decisions: list[dict[str, Any]] = []
+    mistakes: list[int] | None = None  # per seat
+
+
+def _advice(stored: dict[str, Any] | None) -> Advice:
+    if stored is None:
+        return Advice(status="pending")
+    if "none" in stored:
+        return Advice(status="none", why=stored["none"])
+    return Advice(status="ready", **stored)
 
 
 class MatchDetail(MatchSummary):
@@ -173,6 +200,7 @@ class GameReplay(BaseModel):
     result: dict[str, Any]  # scores, winner, tie_break, final piles and hands
     #: The rule that decided the game in words (``explain_winner``; the live table says the same).
     winner_rule: str | None = None
+    advice: Advice
 
 
 class Frame(BaseModel):
@@ -347,7 +375,8 @@ async def get_match(match_id: MatchId, session: SessionDep) -> MatchDetail | Gen
                         hands=g.setup["hands"], actions=g.actions,
                         scores=(g.result or {})["scores"], winner=g.winner,
                         tie_break=(g.result or {}).get("tie_break"),
-                        replay_url=_replay_url(match_id, g.number))
+                        replay_url=_replay_url(match_id, g.number),
+                        advice=(advice := _advice(g.advice)).status, mistakes=advice.mistakes)
              for g in match.games]
     return MatchDetail(**_summary(match), seed=match.seed, options=match.options, games=games)
 
@@ -381,7 +410,7 @@ async def replay(match_id: MatchId, number: GameNumber,
                            open_discards=bool(match.options.get("open_discards")))
     return GameReplay(match_id=match_id, game=DINGO, game_title=game_title(DINGO),
                       number=number, dealer=setup["dealer"], seed=setup.get("seed"),
-                      players=players, **replayed)
+                      players=players, advice=_advice(game.advice), **replayed)
 
 
 async def _generic_replay(session: AsyncSession, match: MatchRecord, game: GameRecord,

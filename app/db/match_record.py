@@ -233,8 +233,18 @@ def parse_match_record(record: object) -> MatchRows:
         players=[{"seat": p.seat, "seats": seats, "name": p.name, "name_key": name_key(p.name),
                   "is_bot": p.bot, "bot_strength": p.strength}
                  for p in sorted(m.players, key=lambda p: p.seat)],
-        games=[{**g, "seats": seats} for g in games],
+        games=[{**g, "seats": seats, "advice": _no_advice(m)} for g in games],
     )
+
+
+def _no_advice(m: MatchIn) -> dict[str, str] | None:
+    """Why a game of this match gets no advice after it (``games.advice``), or None: the
+    background worker will work it out."""
+    if m.game != DINGO:
+        return {"none": "no advice for this game yet"}
+    if all(p.bot for p in m.players):
+        return {"none": "played by bots only"}
+    return None
 
 
 # --- Dingo -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -206,6 +207,9 @@ class GameRecord(Base):
         ForeignKeyConstraint(["match_id", "seats"], ["matches.id", "matches.seats"],
                              ondelete="CASCADE"),
         CheckConstraint(_seat_check("winner"), name="winner_seat"),
+        # The games whose advice the background worker has still to work out.
+        Index("ix_games_advice_pending", "match_id", "number",
+              postgresql_where=text("advice IS NULL"), sqlite_where=text("advice IS NULL")),
     )
 
     match_id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -220,5 +224,9 @@ class GameRecord(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: None for a drawn game.
     winner: Mapped[int | None] = mapped_column(SmallInteger)
+    #: The advice after the game (``app.game.advice``); ``{"none": why}`` for a game that
+    #: gets none (no person played, or no advice for that game yet) or whose advice could
+    #: not be worked out; None until the background worker has done it.
+    advice: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     match: Mapped[MatchRecord] = relationship(back_populates="games")

@@ -17,16 +17,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from app.games.contract import JSON, Bot
 from app.observability import log_event
 
 log = logging.getLogger("app.table.thinking")
+
+T = TypeVar("T")
 
 #: How much lower than the server's the workers' CPU priority is (``nice`` steps).
 NICE = 10
@@ -63,17 +68,22 @@ class BotWorkers:
         return self._pool
 
     async def choose(self, bot: Bot, view: JSON) -> tuple[JSON, Bot]:
-        """``bot``'s choice for ``view`` and the bot to keep from now on.
+        """``bot``'s choice for ``view`` and the bot to keep from now on."""
+        return await self.run(_choose, bot, view)
+
+    async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` where bots think (a module-level function, picklable
+        arguments): the advice after a game is worked out there too.
 
         A pool whose worker died (killed, out of memory) is replaced and asked again once;
-        whatever the bot itself raises is the caller's to handle."""
+        whatever ``fn`` raises is the caller's to handle."""
+        call = functools.partial(fn, *args, **kwargs)
         if not self.processes:
-            action = await asyncio.to_thread(bot.choose, view)
-            return action, bot
+            return await asyncio.to_thread(call)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             try:
-                return await loop.run_in_executor(self._executor(), _choose, bot, view)
+                return await loop.run_in_executor(self._executor(), call)
             except BrokenProcessPool:
                 log_event(log, "bot_workers_broken", logging.WARNING, attempt=attempt)
                 self._discard()

@@ -64,7 +64,24 @@ function render(m) {
     h("div", { class: "table-scroll" },
       h("table", { class: "grid-table score-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))));
 
-  fill($("#match"), head, winner, table);
+  fill($("#match"), head, winner, table, advicePanel(m, name));
+}
+
+/** The advice after each game (worked out by the server once the match was over): each
+ * person's mistakes per game, with a link to the replay that shows them. */
+function advicePanel(m, name) {
+  const people = m.players.filter((p) => !p.bot).map((p) => p.seat);
+  const games = m.games.filter((g) => g.advice !== "none");
+  if (!people.length || !games.length) return null;
+  const rows = games.map((g) => h("li", { dataset: { game: String(g.number) } },
+    h("a", { href: `/matches/${m.id}/games/${g.number}` }, `Game ${g.number}`), ": ",
+    g.advice === "ready"
+      ? people.map((s) => `${name(s)} ${plural(g.mistakes[s], "mistake")}`).join(" · ")
+      : h("span", { class: "muted" }, "being worked out…")));
+  return h("section", { class: "panel advice-panel", id: "advice" },
+    h("h2", {}, "Advice after the game"),
+    h("p", { class: "muted" }, "For every choice a player made, the replay says what the best choice would have been worth, given what that player knew then and with every card known. A mistake lost at least one point by the first measure."),
+    h("ul", { class: "advice-list" }, rows));
 }
 
 /** A match of any game but Dingo: players, standing, and each game's winner and result. */
@@ -122,9 +139,14 @@ function renderGeneric(m) {
   fill($("#match"), head, winner, h("section", { class: "panel" }, h("h2", {}, "Players"), players), table);
 }
 
+/** While the advice on some game is being worked out, look again now and then. */
+const ADVICE_POLL_MS = 10000;
+
 async function main() {
   try {
-    render(await getJSON(`/api/matches/${encodeURIComponent(matchId)}`));
+    const m = await getJSON(`/api/matches/${encodeURIComponent(matchId)}`);
+    render(m);
+    if ((m.games || []).some((g) => g.advice === "pending")) setTimeout(main, ADVICE_POLL_MS);
   } catch (e) {
     fill($("#match"), h("div", { class: "panel empty-state" },
       h("h1", {}, "Match not found"),

@@ -7,7 +7,7 @@
 import { $, h, fill } from "./dom.js";
 import { fillNames, loadGameModule, safeGameName } from "./games/load.js";
 import { ApiError, getJSON } from "./api.js";
-import { cardEl, pileValue, rankLabel, rankPlural } from "./cards.js";
+import { cardEl, cardName, pileValue, rankLabel, rankPlural } from "./cards.js";
 import { avatar, botBadge, cardRow, lineEl, seatNames } from "./render.js";
 import { describeEvent, signed } from "./words.js";
 
@@ -104,7 +104,8 @@ function drawNow(frame) {
   const box = $("#step-now");
   if (R.index === 0) {
     fill(box, h("p", { class: "step-now__title" }, "The deal"),
-      h("p", { class: "muted" }, `${nameOf(frame.dealer)} deals ten cards to each player. Step through the game with the buttons or the arrow keys.`));
+      h("p", { class: "muted" }, `${nameOf(frame.dealer)} deals ten cards to each player. Step through the game with the buttons or the arrow keys.`),
+      adviceSummaryEl());
     return;
   }
   const names = (seat) => nameOf(seat);
@@ -112,6 +113,7 @@ function drawNow(frame) {
     .map((ev) => describeEvent(ev, names)).filter(Boolean);
   fill(box,
     h("p", { class: "step-now__title" }, `Step ${frame.index}: ${frame.text}`),
+    adviceOn(frame.index) ? adviceEl(adviceOn(frame.index)) : null,
     lines.length ? h("ul", { class: "step-events" }, lines.map((parts) => lineEl(parts, "li"))) : null,
     frame.score_changes.map((ch) => h("div", { class: "score-change" },
       h("div", { class: "score-change__head" }, cardEl(ch.rabbit, { size: "xs" }),
@@ -119,6 +121,53 @@ function drawNow(frame) {
         h("span", { class: "score-change__points" }, ch.points.map((p, s) => (p ? `${nameOf(s)} ${signed(p)}` : null)).filter(Boolean).join(", ") || "no points")),
       h("p", {}, ch.explanation))),
     R.index === frames().length - 1 && R.data.result ? resultEl(R.data.result) : null);
+}
+
+// ---- the advice after a Dingo game (the server's app/game/advice.py, worked out in the
+// background once the match was over) ---------------------------------------------------
+
+/** The advice on step ``index`` (a person's decision that had a choice), if any. */
+function adviceOn(index) {
+  const advice = R.data.advice;
+  return advice && advice.status === "ready" ? advice.decisions.find((d) => d.index === index) : undefined;
+}
+
+/** A Dingo action in words: "passing K♠", "playing 5♣ 5♠", "letting the hunt pass". */
+function actionWords(action) {
+  const cards = action.cards || (action.card ? [action.card] : []);
+  if (action.type === "play" && !cards.length) return ["letting the hunt pass"];
+  const verb = { discard: "discarding", pass: "passing", play: "playing" }[action.type] || action.type;
+  return [`${verb} `, ...cards.flatMap((c, i) => (i ? [" ", cardName(c)] : [cardName(c)]))];
+}
+
+const points = (n) => `${Math.abs(n).toFixed(1).replace(/\.0$/, "")} point${Math.abs(n) === 1 ? "" : "s"}`;
+
+function adviceEl(d) {
+  const who = nameOf(d.seat);
+  const known = d.known.lost > 0
+    ? [`Given what ${who} knew, `, ...actionWords(d.best), ` was worth ${points(d.known.lost)} more on average than `, ...actionWords(d.played), "."]
+    : [`Given what ${who} knew, this was the best choice.`];
+  const hindsight = d.hindsight.lost > 0
+    ? ["With every card known, ", ...actionWords(d.hindsight.best), ` would have scored ${points(d.hindsight.lost)} more.`]
+    : [`With every card known, it was the best choice ${d.known.lost > 0 ? "after all" : "too"}.`];
+  return h("div", { class: ["advice", d.mistake && "advice--mistake"], role: "note" },
+    h("p", { class: "advice__head" }, d.mistake ? "Mistake" : d.known.lost > 0 ? "Could be better" : "Good choice"),
+    h("p", {}, ...known), h("p", { class: "muted" }, ...hindsight));
+}
+
+/** Under the deal: the advice's state, and each person's mistakes in this game. */
+function adviceSummaryEl() {
+  const advice = R.data.advice;
+  if (!advice || advice.status === "none") return null;
+  if (advice.status === "pending") {
+    return h("p", { class: "advice advice--pending" }, "The advice on each choice is being worked out; it appears here in a minute or two.");
+  }
+  const people = R.data.players.filter((p) => !p.bot).map((p) => p.seat);
+  const counts = people.map((s) => `${nameOf(s)}: ${advice.mistakes[s]} mistake${advice.mistakes[s] === 1 ? "" : "s"}`);
+  return h("div", { class: "advice" },
+    h("p", { class: "advice__head" }, "Advice after the game"),
+    h("p", {}, counts.join(" · ")),
+    h("p", { class: "muted" }, `A mistake lost at least one point given what the player knew then (the cards they could not see dealt ${advice.deals} ways and played out by bots); steps marked Mistake say what was better.`));
 }
 
 function resultEl(result) {
@@ -136,6 +185,7 @@ function drawSteps() {
     h("button", { type: "button", class: "step-btn", onclick: () => { stop(); show(i); } },
       h("span", { class: "step-btn__n" }, String(i)),
       h("span", {}, i === 0 ? "The deal" : frame.text),
+      adviceOn(i)?.mistake ? h("span", { class: "badge badge--mistake" }, "Mistake") : null,
       frame.score_changes && frame.score_changes.some((c) => c.rule !== "void")
         ? h("span", { class: "badge badge--win" }, frame.score_changes.map((c) => rankLabel(c.rank)).join(" ")) : null))));
 }
