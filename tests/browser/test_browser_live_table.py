@@ -54,6 +54,14 @@ def test_bots_have_names_and_a_strength_the_host_picks(
     kinds = page.evaluate("fetch('/api/bots').then(r => r.json())")
     assert offered == [[k["kind"], k["strength"]] for k in kinds]
     assert ["random", "easy"] in offered and ["heuristic", "normal"] in offered
+    # Each game offers its own bots, the normal one picked.
+    for game in page.evaluate("fetch('/api/games').then(r => r.json())"):
+        page.check(f"#game-{game['name']}")
+        offered = page.eval_on_selector_all(
+            'select[data-seat="1"] option',
+            "os => os.map(o => [o.value, o.textContent, o.selected])")
+        assert offered == [[k["kind"], k["strength"], k["strength"] == "normal"]
+                           for k in game["bots"]], game["name"]
 
     link = create_table(page, server, "Ann", bots=(1, 2, 3), bot_kinds={2: "random"})
     assert page.url == link, "creating a table opens it at once"
