@@ -13,6 +13,7 @@ import pytest
 from .browserkit import (
     CUT,
     DESKTOP,
+    MOVES,
     PHONE,
     click_if_still_there,
     create_table,
@@ -265,6 +266,60 @@ def test_a_card_that_cannot_be_played_says_why(server: str,
     assert re.fullmatch(WHY_NOT, toast.inner_text()), toast.inner_text()
     assert page.locator(f'#hand [data-card="{card}"]').count() == 1, "nothing was played"
     shot(page, "why-not")
+
+
+#: Watches the hunt banner (#flash): each time it goes, how long after the latest news it
+#: showed, whether that news came on this page's turn, and whether this page had just
+#: moved (``window.flashWatch``).
+WATCH_FLASH = """(moves) => {
+  const seen = window.flashWatch = {shown: 0, gone: []};
+  const flash = document.querySelector('#flash');
+  let since = null, mine = false, text = '';
+  new MutationObserver(() => {
+    if (!flash.hidden && (since === null || flash.textContent !== text)) {
+      seen.shown += 1;
+      since = performance.now();
+      mine = document.querySelector(moves) !== null;
+      text = flash.textContent;
+    } else if (flash.hidden && since !== null) {
+      seen.gone.push({after: performance.now() - since, mine,
+                      moved: document.querySelector('#hand.hand--busy') !== null});
+      since = null;
+    }
+  }).observe(flash, {attributes: true, attributeFilter: ['hidden'], childList: true,
+                     subtree: true, characterData: true});
+}"""
+
+
+def test_the_hunt_banner_stays_until_your_move_or_five_seconds(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """The result of a hunt stays above the prompt until the reader's next decision;
+    when someone else is to move (and always for a spectator) for 5 s."""
+    page = open_page(DESKTOP)
+    link = create_table(page, server, "Ann")
+    watcher = open_page(PHONE)
+    watcher.goto(link)
+    watcher.wait_for_selector(".seat--bot")
+    for p in (page, watcher):
+        p.evaluate(WATCH_FLASH, MOVES)
+    page.click("#start-btn")
+    rng = random.Random(3)
+    while not page.locator("#rematch-btn").count():
+        if not take_turn(page, rng):
+            page.wait_for_timeout(40)
+        else:
+            page.wait_for_selector("#hand:not(.hand--busy)")
+    # The last hunt's news goes 5 s after it came, nothing moving after it.
+    watcher.wait_for_selector("#flash", state="hidden", timeout=10_000)
+    page.wait_for_selector("#flash", state="hidden", timeout=10_000)
+    shown = page.evaluate("window.flashWatch")
+    assert shown["shown"] > 0
+    for gone in shown["gone"]:
+        # Gone at your move; else 5 s after news that came on someone else's turn.
+        assert gone["moved"] or (gone["after"] >= 4900 and not gone["mine"]), shown
+    watched = watcher.evaluate("window.flashWatch")
+    assert watched["shown"] > 0 and watched["gone"], watched
+    assert all(gone["after"] >= 4900 and not gone["moved"] for gone in watched["gone"]), watched
 
 
 #: Dead rabbits drawn past the edge of their spot, the felt or the screen.
