@@ -104,6 +104,8 @@ def _tune_gc() -> None:
 def _serve(host: str, port: int, log_level: str) -> None:
     import uvicorn
 
+    from app.api.guards import HandshakeRefusals
+
     _tune_gc()
     log_event(log, "serving", url=f"http://{host}:{port}")
     # uvicorn shuts down gracefully on SIGTERM (sockets 1012, then the store closes) and
@@ -123,6 +125,7 @@ def _serve(host: str, port: int, log_level: str) -> None:
         ws_per_message_deflate=False,
         http="h11",
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+        ws=HandshakeRefusals,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app import cli
+from app.api.guards import HandshakeRefusals
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -70,6 +71,11 @@ def test_serve_migrates_then_runs_the_factory(
     assert (kwargs["host"], kwargs["port"]) == ("127.0.0.9", 8123)
     assert kwargs["access_log"] is False and kwargs["log_config"] is None
     assert kwargs["ws_per_message_deflate"] is False  # docs/protocol.md: compression off
+    # docs/reliability.md, "Request heads": the head is bounded, and a handshake head
+    # websockets refuses is answered (tests/hardening/test_hostile_http.py, live).
+    assert kwargs["http"] == "h11"
+    assert kwargs["h11_max_incomplete_event_size"] == cli.MAX_REQUEST_HEAD_BYTES
+    assert kwargs["ws"] is HandshakeRefusals
 
 
 def test_serve_flags_override_settings(recorded: list[tuple[str, Any]]) -> None:
