@@ -172,6 +172,7 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
     page.wait_for_selector("#record-link")
     shot(page, "table-results")
     seen["why"] = page.inner_text("#why")
+    seen["why_seats"] = page.locator("#why .why__seat").all_inner_texts()
     seen["board"] = page.evaluate("window.boardWatch")
     seen["exchanges"] = (page.locator("#exchanges .exchange").all_inner_texts(),
                          page.locator("#log li").all_inner_texts())

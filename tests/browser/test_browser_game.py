@@ -58,6 +58,14 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
         assert name in why
     assert "Rabbits caught:" in why or "No rabbit caught." in why
     assert re.search(r"The highest score wins the game|tie", why)
+    # Every point is told: the values named add up to each seat's points.
+    assert len(seen["why_seats"]) == 4
+    for block in seen["why_seats"]:
+        points = re.match(r"\S+ ([+\u2212]?)(\d+)", block)
+        assert points, block
+        told = (sum(int(v) for v in re.findall(r"\((\d+)\)", block))
+                - sum(int(v) for v in re.findall(r"\(\u2212(\d+)\)", block)))
+        assert told == (-1 if points[1] == "\u2212" else 1) * int(points[2]), block
     if seen["why_not"] is not None:  # (test_browser_live_table makes sure of one)
         assert re.fullmatch(WHY_NOT, seen["why_not"])
     # Screen readers hear that it is your turn; a double click selects no text.

@@ -435,17 +435,20 @@ function results(g, why, ctx) {
 }
 
 /**
- * Why everyone scored what they did: the rabbits each caught (with values), each penalty
- * card and the hunt that put it there, and the rule that decided the game. The sentences
+ * Why everyone scored what they did: the rabbits each caught and the dingoes and wolves
+ * won (with values), each penalty card and the hunt that put it there, and the rule that
+ * decided the game. The sentences
  * are the server's, the same the replay viewer shows (app/api/replay.py).
  */
 function whyEl(r, why, ctx) {
   const box = h("div", { class: "why", id: "why" }, h("h3", {}, "Why"));
   for (let seat = 0; seat < ctx.seats; seat++) {
+    const valued = (cards) => cards.flatMap((c, i) => [i ? ", " : "", { card: c }, ` (${cardValue(c)})`]);
     const rabbits = r.score_piles[seat].filter((c) => suitOf(c) === "D");
-    const caught = rabbits.length
-      ? ["Rabbits caught: ", ...rabbits.flatMap((c, i) => [i ? ", " : "", { card: c }, ` (${cardValue(c)})`]), "."]
-      : ["No rabbit caught."];
+    const caught = rabbits.length ? ["Rabbits caught: ", ...valued(rabbits), "."] : ["No rabbit caught."];
+    // The rest of the score pile counts too: every point is told.
+    const won = r.score_piles[seat].filter((c) => suitOf(c) !== "D");
+    if (won.length) caught.push(" Dingoes and wolves won: ", ...valued(won), ".");
     const block = h("div", { class: "why__seat", dataset: { seat: String(seat) } },
       h("b", {}, `${ctx.name(seat)} ${signed(r.scores[seat])}`), " ", lineEl(caught));
     const penalties = r.penalty_piles[seat];
