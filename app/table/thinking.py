@@ -2,10 +2,10 @@
 
 A search bot thinks for hundreds of milliseconds of pure Python. In a thread it would hold
 the GIL for most of that time and slow every socket of the process; so a server thinks in
-worker processes (``processes`` > 0) started at a lower CPU priority (``nice``): when
-every core is busy with bots, the kernel runs the event loop first, and the bots answer
-later, never the people. ``processes=0`` thinks in a thread, for tests and for tiny
-servers.
+worker processes (``processes`` > 0) started at a lower CPU priority (``nice``, and Linux's
+idle scheduling class): when every core is busy with bots, the kernel runs the event loop
+first, and the bots answer later, never the people. ``processes=0`` thinks in a thread,
+for tests and for tiny servers.
 
 A bot is handed to a worker with the view it is to answer (both plain, picklable data)
 and comes back with its choice and its new inner state (its random generator moved on,
@@ -38,7 +38,11 @@ NICE = 10
 
 
 def _lower_priority(steps: int) -> None:
+    """Nicer by ``steps``, and on Linux in the idle scheduling class: a worker then runs only
+    on CPU time nothing else wants, and the server preempts it the moment it wakes up."""
     os.nice(steps)
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or refused
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _choose(bot: Bot, view: JSON) -> tuple[JSON, Bot]:

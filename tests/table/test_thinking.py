@@ -57,13 +57,16 @@ async def test_a_bot_decides_in_a_worker_as_it_would_at_home(
 
 async def test_workers_run_apart_at_a_lower_priority(workers: BotWorkers) -> None:
     loop = asyncio.get_running_loop()
-    pid, niceness = await loop.run_in_executor(workers._executor(), _pid_and_niceness)
+    pid, niceness, policy = await loop.run_in_executor(workers._executor(), _priority)
     assert pid != os.getpid()
     assert niceness == min(19, os.nice(0) + workers.nice)
+    if hasattr(os, "SCHED_IDLE"):  # Linux: only CPU time nothing else wants
+        assert policy == os.SCHED_IDLE
 
 
-def _pid_and_niceness() -> tuple[int, int]:
-    return os.getpid(), os.nice(0)
+def _priority() -> tuple[int, int, int | None]:
+    policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None
+    return os.getpid(), os.nice(0), policy
 
 
 async def test_a_dead_worker_is_replaced_and_the_decision_still_made() -> None:
