@@ -565,6 +565,15 @@ $("#hand").addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
+// ---- the table is for playing, not a text: a double click selects nothing --------------------
+// (The first click of a double click plays the card; the second lands where it was, on the
+// tray, and would select the nearest word of the page. Dragging still selects text, and a
+// double click still selects a word in a text box.)
+
+document.querySelector(".play-area").addEventListener("mousedown", (e) => {
+  if (e.detail > 1 && !e.target.closest("input, textarea")) e.preventDefault();
+});
+
 // ---- chat and the copy button ---------------------------------------------------------------------
 
 $("#chat-form").addEventListener("submit", (e) => {

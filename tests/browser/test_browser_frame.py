@@ -197,6 +197,25 @@ def test_every_game_is_played_with_the_keyboard_alone(server: str, open_page: Ca
     shot(page, f"keyboard-{game}-{size}")
 
 
+@pytest.mark.parametrize(("game", "size"), [("dingo", "desktop"), ("dingo", "phone"),
+                                          ("mate", "phone"), ("divide", "desktop"),
+                                          ("bingo", "phone")])
+def test_a_double_click_on_a_card_selects_no_text(server: str, open_page: Callable[..., Page],
+                                                  game: str, size: str) -> None:
+    """Double-clicking a card to play it (a habit from other card sites): the first click
+    plays it, the second lands where it was, and no text of the page gets selected."""
+    page = open_page(PHONE if size == "phone" else DESKTOP)
+    create_table(page, server, "Ann", game=game, bots=(1, 2, 3) if game == "dingo" else (1,))
+    page.click("#start-btn")
+    card = page.locator("#hand .move:not([aria-disabled]):not([disabled])").last
+    card.wait_for()
+    box = card.bounding_box()
+    assert box is not None
+    page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#hand:not(.hand--busy)")
+    assert page.evaluate("getSelection().toString()") == ""
+
+
 def test_the_home_page_posts_the_game_and_its_options(server: str,
                                                       open_page: Callable[..., Page]) -> None:
     page = open_page()
