@@ -28,6 +28,7 @@ view exactly, and every game event a form the viewer was given.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 import sys
@@ -50,6 +51,21 @@ TWO_SEAT = TWO_SEAT_GAMES
 SHORT: dict[str, dict[str, Any]] = {"divide": {"target_wins": 1}, "dingo": {"games_to_win": 1}}
 
 Viewer = int | None
+
+class ErrorLog(logging.Handler):
+    """Collects what a server in this process logs at ERROR and up, or with a traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR or record.exc_info:
+            self.records.append(record)
+
+    def problems(self) -> list[str]:
+        return [f"{r.levelname} {r.name}: {r.getMessage()}" for r in self.records]
+
 
 #: The interpreter's recursion limit as a server runs with it (``dingo serve`` leaves it).
 SERVER_RECURSION_LIMIT = sys.getrecursionlimit()

@@ -6,6 +6,7 @@ Used by the crash, restart and shutdown tests (tests/api, tests/hardening).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import socket
@@ -42,10 +43,29 @@ class Server:
         return self.process.pid
 
 
+def log_problems(log: str) -> list[str]:
+    """The lines of a server log that show a failure: a traceback, an exception's fields,
+    anything at ERROR or CRITICAL. An HTTP 5xx from the app is one of them: an exception
+    is logged with its traceback by uvicorn (Starlette answers 500 and re-raises), and
+    so is an app that answers nothing; the only 5xx the app sends itself is
+    ``/readyz``'s 503, which tells a database is unreachable."""
+    return [line for line in log.splitlines()
+            if "Traceback" in line or '"exc"' in line or _level(line) in ("error", "critical")]
+
+
+def _level(line: str) -> str | None:
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None
+    return entry.get("level") if isinstance(entry, dict) else None
+
+
 @asynccontextmanager
 async def dingo_serve(db: Path | str, logs: Path, **env: str) -> AsyncIterator[Server]:
     """``dingo serve`` on ``db`` (a SQLite file, or a database URL) and a free loopback
-    port until ready; killed on exit."""
+    port until ready; killed on exit. If the body ends without an error, the server's
+    log must show no failure (``log_problems``)."""
     port = free_port()
     url = db if isinstance(db, str) else f"sqlite+aiosqlite:///{db}"
     environ = {**os.environ, "DATABASE_URL": url,
@@ -71,6 +91,8 @@ async def dingo_serve(db: Path | str, logs: Path, **env: str) -> AsyncIterator[S
             if process.returncode is None:
                 process.kill()
             await process.wait()
+    problems = log_problems(log_path.read_text())
+    assert not problems, problems
 
 
 async def join(base: str, table_id: str, token: str | None) -> Player:

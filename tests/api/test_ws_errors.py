@@ -14,6 +14,8 @@ from tablekit import Live, Player, dingo, live_server
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from app.api import ws as ws_module
+
 
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[Live]:
@@ -201,6 +203,39 @@ async def test_a_flood_is_throttled_then_disconnected(live: Live) -> None:
     assert codes and set(codes) == {"rate_limited"}
     await calm.send({"type": "sync"})
     assert (await calm.next_state())["v"] == 1
+
+
+class Clock:
+    """``time.monotonic`` for ``app.api.ws``, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_rate_limit_is_50_a_second_with_bursts_of_100(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The figures docs/protocol.md and docs/reliability.md give (they once said 20/s, burst
+    40, while the code did 50 and 100): a burst of 100 goes through, the next is refused
+    ("limited", then "quiet" for a second), a second later 50 more go through, and a
+    flood is cut off after 400 refusals."""
+    clock = Clock()
+    monkeypatch.setattr(ws_module.time, "monotonic", clock)
+    limiter = ws_module.RateLimiter()
+    assert [limiter.check() for _ in range(100)] == [None] * 100
+    assert [limiter.check(), limiter.check()] == ["limited", "quiet"]
+    clock.now += 1.0
+    assert [limiter.check() for _ in range(50)] == [None] * 50
+    assert limiter.check() == "limited"
+    verdicts = [limiter.check() for _ in range(400)]
+    assert verdicts[-1] == "flood" and None not in verdicts
+    root = Path(__file__).resolve().parents[2]
+    rate, burst = ws_module.RATE_PER_SECOND, ws_module.RATE_BURST
+    assert (rate, burst) == (50, 100)
+    assert f"over {rate:g} a second, bursts of {burst}" in (root / "docs/protocol.md").read_text()
+    assert f"rate limit {rate:g}/s, burst {burst}" in (root / "docs/reliability.md").read_text()
 
 
 async def test_a_foreign_origin_is_refused(live: Live) -> None:

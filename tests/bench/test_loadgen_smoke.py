@@ -8,7 +8,7 @@ figures live in docs/benchmarks.md ("## Server load", written by bench/run.py).
 
 The tables are paced (one move per 25 ms per table) rather than closed-loop: a closed
 loop of two tables makes each seat send far more than the server's per-connection
-limit (20 messages/s sustained, ws.RATE_PER_SECOND), which would rightly answer
+limit (50 messages/s sustained, ws.RATE_PER_SECOND), which would rightly answer
 ``rate_limited``. Closed loop at scale is bench/run.py's job.
 
 Needs the shared harness beside the repository (``../shared/perf``, or ``PERF_DIR``)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hardeningkit import SHORT, TWO_SEAT, clone, server_recursion_limit, table_body
+from hardeningkit import SHORT, TWO_SEAT, ErrorLog, clone, server_recursion_limit, table_body
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -43,15 +43,6 @@ from app.main import create_app
 EXAMPLES = 2000
 TYPES = ["hello", "sit", "add_bot", "remove_bot", "start", "discard", "pass", "play", "ready",
          "rematch", "chat", "sync"]
-
-
-class ErrorLog(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
 
 
 class Live:
@@ -107,7 +98,8 @@ def live_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                start: bool, game: str = "dingo") -> Iterator[dict[str, Any]]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'bad.db'}"
     run_migrations(url)
-    # The bulk sends far more than 20 messages a second: the rate limit has its own test.
+    # The bulk sends far more than 50 messages a second: the rate limit has its own test
+    # (tests/api/test_ws_errors.py).
     limiter = ws_module.RateLimiter
     monkeypatch.setattr(ws_module, "RateLimiter", lambda: limiter(1e9, 10**9, 10**9))
     app = create_app(Settings(database_url=url, reconnect_grace_seconds=600))

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hardeningkit import server_recursion_limit
+from hardeningkit import ErrorLog, server_recursion_limit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -33,15 +33,6 @@ from app.main import create_app
 
 ORIGIN_EXAMPLES = 400
 BODY_EXAMPLES = 600
-
-
-class ErrorLog(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
 
 
 @pytest.fixture

@@ -13,14 +13,13 @@ class each belongs to, over raw TCP so nothing is tidied up by a client library:
 - a seated player's frame nested 1,000 deep: its error, and the seat stays.
 
 Then the server must still answer, and its log (everything at WARNING and up)
-must hold no traceback, no ERROR line and no HTTP 5xx.
+must hold no traceback and no ERROR line, so no HTTP 5xx (``serverkit.log_problems``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import json
 from contextlib import suppress
 from pathlib import Path
 
@@ -136,16 +135,4 @@ async def test_hostile_requests_get_4xx_and_the_server_logs_no_error(tmp_path: P
             assert (await http.get("/healthz")).status_code == 200
         for p in players:
             await p.ws.close()
-        log = server.log.read_text()
-    problems = [line for line in log.splitlines()
-                if "Traceback" in line or '"exc"' in line or _level(line) in ("error", "critical")
-                or " 500" in line]
-    assert not problems, problems
-
-
-def _level(line: str) -> str | None:
-    try:
-        entry = json.loads(line)
-    except ValueError:
-        return None
-    return entry.get("level") if isinstance(entry, dict) else None
+    # dingo_serve checks the server's log on the way out (serverkit.log_problems).

@@ -180,5 +180,4 @@ async def test_a_retried_intent_after_kill_9_gets_its_original_answer(tmp_path: 
         assert synced["v"] == version  # not applied again
         for p in again:
             await p.ws.close()
-        log = server.log.read_text()
-    assert "Traceback" not in log, log
+    # dingo_serve checks the server's log on the way out (serverkit.log_problems).
