@@ -207,11 +207,14 @@ def test_a_double_click_on_a_card_selects_no_text(server: str, open_page: Callab
     page = open_page(PHONE if size == "phone" else DESKTOP)
     create_table(page, server, "Ann", game=game, bots=(1, 2, 3) if game == "dingo" else (1,))
     page.click("#start-btn")
-    card = page.locator("#hand .move:not([aria-disabled]):not([disabled])").last
-    card.wait_for()
-    box = card.bounding_box()
-    assert box is not None
-    page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # Where the last card to play is (a bot's move may redraw the hand: the same place).
+    x, y = page.wait_for_function("""() => {
+      const card = [...document.querySelectorAll(
+        '#hand .move:not([aria-disabled]):not([disabled])')].pop();
+      const box = card && card.getBoundingClientRect();
+      return box && box.width ? [box.x + box.width / 2, box.y + box.height / 2] : null;
+    }""").json_value()
+    page.mouse.dblclick(x, y)
     page.wait_for_selector("#hand:not(.hand--busy)")
     assert page.evaluate("getSelection().toString()") == ""
 
