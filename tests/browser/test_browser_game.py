@@ -45,6 +45,9 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
     # The last hunt is one in which a card was played, never a dead rabbit's.
     assert board["lastHunts"], "a last hunt was shown"
     assert not [t for t in board["lastHunts"] if "dead" in t], board["lastHunts"]
+    # Each says who caught what: the catcher (or that the rabbit escaped) and the points.
+    for told in board["lastHunts"]:
+        assert re.fullmatch(r"(caught by \w+|hunted|escaped: no wolf came) \(.+\)", told), told
     # The hunt banner covers neither the dead rabbits nor the last hunt.
     assert board["banners"] > 0
     assert board["overlaps"] == []
