@@ -19,6 +19,7 @@ import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from hardeningkit import ErrorLog, server_recursion_limit
@@ -53,16 +54,32 @@ printable = st.characters(min_codepoint=0x20, max_codepoint=0x7E)
 origin_parts = st.sampled_from(["http://", "https://", "ws://", "://", "[", "]", "[::1", "::1]",
                                 ":", "/", "testserver", "null", "%", "@", "?", "#", ":80",
                                 "evil.example", "[v1.x]", "\\", " "])
+#: A URL whose host part is made of brackets, colons and the like: often one that
+#: ``urlsplit`` cannot read at all (the class of ``http://[``: HTTP 500 before the fix).
+host_pieces = st.sampled_from(["[", "]", "[::1", "::1]", "[::1]", ":", "[v1.x]", "x", "1", "%",
+                               "@", "testserver"]) | st.text(printable, max_size=3)
+bracketed = st.tuples(st.sampled_from(["http://", "https://", "ws://", "//", ""]),
+                      st.lists(host_pieces, min_size=1, max_size=5).map("".join),
+                      st.sampled_from(["", "/", ":80", "?q", "#f", "/x]"])).map("".join)
 origins = st.one_of(
     st.just("http://testserver"),  # the server's own: accepted
     st.text(printable, max_size=60),
     st.lists(origin_parts | st.text(printable, max_size=5), max_size=8).map("".join),
+    bracketed,
 )
+
+
+def unparsable(origin: str) -> bool:
+    try:
+        urlsplit(origin)
+    except ValueError:
+        return True
+    return False
 
 
 def test_generated_origin_headers_never_give_an_error(client: TestClient) -> None:
     table_id = client.post("/api/tables", json={}).json()["table_id"]
-    seen = {"refused": 0, "accepted": 0}
+    seen = {"refused": 0, "accepted": 0, "not a URL": 0}
 
     @settings(max_examples=ORIGIN_EXAMPLES, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
@@ -78,11 +95,13 @@ def test_generated_origin_headers_never_give_an_error(client: TestClient) -> Non
             # Closed before accept: a server answers the handshake with HTTP 403.
             assert refused.code == 1008, (origin, refused.code)
             seen["refused"] += 1
+            seen["not a URL"] += unparsable(origin)
 
     one()
     r = client.get("/healthz")
     assert r.status_code < 500
     assert seen["refused"] > ORIGIN_EXAMPLES // 2 and seen["accepted"] > 0, seen
+    assert seen["not a URL"] >= ORIGIN_EXAMPLES // 20, seen  # the class is really tried
     print(f"\n{ORIGIN_EXAMPLES} origins: {seen}")
 
 
