@@ -135,18 +135,26 @@ def _fast_actions() -> dict[tuple[object, ...], Action]:
 _FAST = _fast_actions()
 
 
-def _key(seat: object, data: dict[str, Any]) -> tuple[object, ...] | None:
-    """``seat``'s action ``data`` as a key of ``_FAST``, if it is plain and hashable."""
+def plain_action(data: dict[str, Any], seat: object) -> Action | None:
+    """The shared ``Action`` that ``data`` plainly spells for ``seat``, or ``None``.
+
+    Plainly: ``seat`` an int, ``type`` and card codes strings as the engine writes them
+    (other keys are ignored). Anything else is for ``Action.from_dict`` to read or refuse.
+    """
     kind = data.get("type")
     if type(seat) is not int or type(kind) is not str:
         return None
     if kind == PLAY:
         cards = data.get("cards")
-        if type(cards) is not list or len(cards) > 2 or any(type(c) is not str for c in cards):
+        if type(cards) is not list or len(cards) > 2:
             return None
-        return (seat, kind, *cards)
+        # (a list among the cards is unhashable: Action.from_dict refuses it)
+        for c in cards:
+            if type(c) is not str:
+                return None
+        return _FAST.get((seat, kind, *cards))
     card = data.get("card")
-    return (seat, kind, card) if type(card) is str else None
+    return _FAST.get((seat, kind, card)) if type(card) is str else None
 
 
 def read_action(data: object, seat: object = None) -> Action:
@@ -155,8 +163,7 @@ def read_action(data: object, seat: object = None) -> Action:
     if type(data) is dict:
         if seat is None:
             seat = data.get("seat")
-        key = _key(seat, data)
-        found = None if key is None else _FAST.get(key)
+        found = plain_action(data, seat)
         if found is not None:
             return found
         if "seat" not in data or data["seat"] != seat:

@@ -20,8 +20,22 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from .actions import DISCARD, PASS, Action
-from .cards import ACE, AD, AH, CLUBS, HEARTS, PACK, SCORE_VALUE, SPADES, Card, card, parse_card
+from .actions import DISCARD, PASS, Action, read_action
+from .cards import (
+    AC,
+    ACE,
+    AD,
+    AH,
+    AS,
+    CLUBS,
+    HEARTS,
+    PACK,
+    SCORE_VALUE,
+    SPADES,
+    Card,
+    card,
+    parse_card,
+)
 
 #: The kinds a table may seat. "hard" searches for up to a quarter second a move and
 #: is not offered at tables until its thinking runs off the table's event loop.
@@ -95,8 +109,10 @@ OUR_CARDS_KEPT = 0.7
 ACE_RABBIT_RISK = 0.25
 
 
-def _wolves(rank: int) -> tuple[Card, Card]:
-    return card(rank, CLUBS), card(rank, SPADES)
+#: Per rank: its wolves (club, spade), its dingo, and a card's score points.
+_WOLF_PAIRS = tuple((card(rank, CLUBS), card(rank, SPADES)) for rank in range(13))
+_DINGOES = tuple(card(rank, HEARTS) for rank in range(13))
+_RANK_POINTS = tuple(SCORE_VALUE[card(rank, CLUBS)] for rank in range(13))
 
 
 class _Memory:
@@ -207,32 +223,50 @@ class _Memory:
 
 def hand_value(hand: set[Card], live: Sequence[float]) -> float:
     """The points ``hand`` should bring in the hunts, given each other card's chance to be live."""
+    return _total([_rank_value(rank, hand, live) for rank in range(ACE)], hand)
+
+
+def _card_value(c: Card, live: Sequence[float]) -> float:
+    """``hand_value({c}, live)``: the other ranks of a one-card hand are worth 0.0 each."""
+    rank = c >> 2
+    return _ace_value({c}) if rank == ACE else _rank_value(rank, {c}, live)
+
+
+def _total(rank_values: Sequence[float], hand: set[Card]) -> float:
+    """``hand_value`` from the value of each rank 2-K: added in rank order, then the aces.
+
+    The order of the additions is part of the result (the bot compares values to within
+    1e-9 and a search reads them), so every caller adds them here.
+    """
     total = 0.0
-    for rank in range(ACE):
-        total += _rank_value(rank, hand, live)
+    for v in rank_values:
+        total += v
     return total + _ace_value(hand)
 
 
 def _rank_value(rank: int, hand: set[Card], live: Sequence[float]) -> float:
-    points = SCORE_VALUE[card(rank, CLUBS)]
-    dingo = card(rank, HEARTS)
-    mine = [w for w in _wolves(rank) if w in hand]
-    others = [w for w in _wolves(rank) if w not in hand]
-    if dingo in hand:
+    """What ``hand``'s cards of ``rank`` (2-K) should bring; reads ``live`` of that rank only."""
+    points = _RANK_POINTS[rank]
+    club, spade = _WOLF_PAIRS[rank]
+    has_club, has_spade = club in hand, spade in hand
+    if _DINGOES[rank] in hand:
         # Only another seat's wolf saves our dingo; two of them give us the first wolf too.
-        played = [live[w] * PLAY_CHANCE for w in others]
-        none = 1.0
-        for p in played:
-            none *= 1.0 - p
-        both = played[0] * played[1] if len(played) == 2 else 0.0
-        return points * (1.0 - 2.0 * none + both)
-    if not mine:
-        return 0.0
-    catch = 2 * points * live[dingo]
-    if len(mine) == 2:
-        return catch
-    # One wolf: overtaken only if the other is live, not the dingo player's, after us, played.
-    return catch * (1.0 - live[others[0]] * PLAY_CHANCE / 3)
+        if has_club:
+            none = 1.0 if has_spade else 1.0 - live[spade] * PLAY_CHANCE
+            return points * (1.0 - 2.0 * none + 0.0)
+        if has_spade:
+            return points * (1.0 - 2.0 * (1.0 - live[club] * PLAY_CHANCE) + 0.0)
+        p, q = live[club] * PLAY_CHANCE, live[spade] * PLAY_CHANCE
+        return points * (1.0 - 2.0 * ((1.0 - p) * (1.0 - q)) + p * q)
+    if has_club:
+        catch = 2 * points * live[_DINGOES[rank]]
+        if has_spade:
+            return catch
+        # One wolf: overtaken only if the other is live, not the dingo player's, after us, played.
+        return catch * (1.0 - live[spade] * PLAY_CHANCE / 3)
+    if has_spade:
+        return 2 * points * live[_DINGOES[rank]] * (1.0 - live[club] * PLAY_CHANCE / 3)
+    return 0.0
 
 
 def _others_stake(c: Card, hand: set[Card], live: Sequence[float]) -> float:
@@ -241,14 +275,14 @@ def _others_stake(c: Card, hand: set[Card], live: Sequence[float]) -> float:
     if c & 3 != HEARTS or rank == ACE:
         return 0.0
     none = 1.0
-    for w in _wolves(rank):
+    for w in _WOLF_PAIRS[rank]:
         if w not in hand:
             none *= 1.0 - live[w] * PLAY_CHANCE
     return 2 * SCORE_VALUE[c] * (1.0 - none)
 
 
 def _ace_value(hand: set[Card]) -> float:
-    wolves = sum(w in hand for w in _wolves(ACE))
+    wolves = (AC in hand) + (AS in hand)
     total = 3.0 * wolves
     last = AH in hand  # the ace dingo's holder has the last turn
     if last:
@@ -297,7 +331,7 @@ class HeuristicBot:
         memory = self._memory
         memory.update(view)
         self.values = {}
-        legal = [Action.from_dict(a) for a in view["legal"]]
+        legal = [read_action(a) for a in view["legal"]]
         if not legal:
             raise ValueError(f"seat {view['seat']} has nothing to choose: it is not its turn")
         if legal[0].kind == DISCARD:
@@ -326,18 +360,29 @@ class HeuristicBot:
         best: list[Action] = []
         best_value = float("-inf")
         self.values = {}
+        hand = memory.hand
+        # Giving up c changes the value of c's rank only (and of the aces for an ace), and
+        # _rank_value reads ``live`` of that rank's cards outside the hand only: the other
+        # ranks' values are those of the whole hand, computed once.
+        kept = [_rank_value(rank, hand, live) for rank in range(ACE)]
         for action in legal:
             c = action.card
-            memory.hand.discard(c)
+            rank = c >> 2
+            hand.discard(c)
             live[c] = 0.0 if gone else memory.kept_chance(c, receiver)
-            value = hand_value(memory.hand, live) - 0.01 * (c >> 2)
+            if rank < ACE:
+                values = kept.copy()
+                values[rank] = _rank_value(rank, hand, live)
+                value = _total(values, hand) - 0.01 * rank
+            else:
+                value = _total(kept, hand) - 0.01 * rank
             if gone:
-                value += DENIAL_WEIGHT * _others_stake(c, memory.hand, live)
+                value += DENIAL_WEIGHT * _others_stake(c, hand, live)
             else:
                 theirs[c] = 0.0
-                value -= GIFT_WEIGHT * hand_value({c}, theirs)
+                value -= GIFT_WEIGHT * _card_value(c, theirs)
                 theirs[c] = OUR_CARDS_KEPT
-            memory.hand.add(c)
+            hand.add(c)
             self.values[action] = value
             if value > best_value + 1e-9:
                 best, best_value = [action], value
@@ -354,7 +399,7 @@ class HeuristicBot:
         if len(singles) == 2:
             return singles[0]  # we hold both: the one we play is surely the last
         (mine,) = singles
-        other = next(w for w in _wolves(rank) if w != mine.card)
+        other = next(w for w in _WOLF_PAIRS[rank] if w != mine.card)
         played = {c for p in hunt["plays"] for c in map(parse_card, p["cards"])}
         # A seat that declined before us holds the other wolf and has had its turn.
         kept_before = any((s, rank) in memory.declined
@@ -369,7 +414,7 @@ class HeuristicBot:
         memory = self._memory
         most = max(legal, key=lambda a: len(a.cards))
         played = {c for p in hunt["plays"] for c in map(parse_card, p["cards"])}
-        out = sum(w in played for w in _wolves(ACE))
+        out = sum(w in played for w in _WOLF_PAIRS[ACE])
         if AD in memory.hand or hunt["dingo_seat"] == memory.seat or out + len(most.cards) < 2:
             return most
         later = _seats_after(memory.seat, hunt["dingo_seat"], until_dingo=False)

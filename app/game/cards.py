@@ -9,7 +9,8 @@ games a second). Everything that leaves the engine uses the text codes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TypeVar
 
 from .errors import shown
@@ -40,6 +41,8 @@ def suit_of(c: Card) -> int:
 
 CODES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 _BY_CODE: dict[str, Card] = {code: i for i, code in enumerate(CODES)}
+#: A card by its code exactly as the engine writes it (``parse_card`` reads any spelling).
+BY_CODE: Mapping[str, Card] = MappingProxyType(_BY_CODE)
 
 AD = card(ACE, DIAMONDS)
 AH = card(ACE, HEARTS)
@@ -53,7 +56,11 @@ def code(c: Card) -> str:
 
 def parse_card(text: object) -> Card:
     """Parse a card code such as ``7H``; raise ``ValueError`` with the reason."""
-    if not isinstance(text, str):
+    if type(text) is str:
+        c = _BY_CODE.get(text)  # a code as the engine writes it: views, records, the wire
+        if c is not None:
+            return c
+    elif not isinstance(text, str):
         raise ValueError(f"a card must be a code such as '7H', not {shown(text)}")
     c = _BY_CODE.get(text.strip().upper())
     if c is None:
@@ -62,7 +69,7 @@ def parse_card(text: object) -> Card:
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
-    return [CODES[c] for c in cards]
+    return list(map(CODES.__getitem__, cards))
 
 
 def bit_lister(values: Sequence[T]) -> Callable[[int], list[T]]:

@@ -22,6 +22,8 @@ from .errors import MalformedAction, shown
 
 HAND_SIZE = 10
 _PACK_SET = frozenset(PACK)
+_FOUR_HANDS = [HAND_SIZE] * 4
+_INT = {int}
 
 
 class Deal(tuple[tuple[Card, ...], ...]):
@@ -39,23 +41,47 @@ def deal(seed: int, dealer: int) -> Deal:
     return deal_from(random.Random(seed), dealer)
 
 
+#: For each position i of the shuffle, from the last: (i, i + 1, the bits of i + 1).
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(PACK))))
+
+
+def shuffled(rng: random.Random) -> list[Card]:
+    """The pack in the order ``rng.shuffle(list(PACK))`` leaves it, drawing the same bits.
+
+    ``random.shuffle`` (CPython 3.8 and later) swaps each position from the last with one
+    below it drawn by ``_randbelow``: ``getrandbits`` of the bound's length until below
+    it. Written out here it costs no call per card; a test holds it to ``rng.shuffle``.
+    """
+    pack = list(PACK)
+    getrandbits = rng.getrandbits
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
+
+
 def deal_from(rng: random.Random, dealer: int) -> Deal:
     """Shuffle the pack with ``rng`` and deal it one card at a time from the dealer's left."""
-    pack = list(PACK)
-    rng.shuffle(pack)
+    pack = shuffled(rng)
     # Card i goes to seat dealer+1+i, so each seat's cards are one stride-4 slice.
-    return Deal(tuple(sorted(pack[(seat - dealer - 1) % 4::4])) for seat in range(4))
+    first = (-dealer - 1) % 4  # seat 0's
+    return Deal((tuple(sorted(pack[first::4])), tuple(sorted(pack[(first + 1) % 4::4])),
+                 tuple(sorted(pack[(first + 2) % 4::4])), tuple(sorted(pack[(first + 3) % 4::4]))))
 
 
 def checked_deal(hands: Sequence[Iterable[Card]]) -> Deal:
     """The deal as four sorted hands, or ``MalformedAction`` saying what is wrong with it."""
-    dealt = [_as_list(hand) for hand in _as_list(hands)]
-    if len(dealt) != 4 or any(len(hand) != HAND_SIZE for hand in dealt):
+    dealt = list(map(_as_list, _as_list(hands)))
+    if len(dealt) != 4 or list(map(len, dealt)) != _FOUR_HANDS:
         raise MalformedAction("a deal is four hands of ten cards")
-    cards = [c for hand in dealt for c in hand]
-    if set(map(type, cards)) != {int} or set(cards) != _PACK_SET:
+    first, second, third, fourth = dealt
+    cards = [*first, *second, *third, *fourth]
+    if set(map(type, cards)) != _INT or set(cards) != _PACK_SET:
         _refuse_deal(cards)
-    return Deal(tuple(sorted(hand)) for hand in dealt)
+    return Deal((tuple(sorted(first)), tuple(sorted(second)), tuple(sorted(third)),
+                 tuple(sorted(fourth))))
 
 
 def _refuse_deal(cards: list[Any]) -> None:

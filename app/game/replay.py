@@ -50,7 +50,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from .actions import read_action
-from .cards import Card, parse_card
+from .cards import BY_CODE, Card, parse_card
 from .errors import DingoError, MalformedAction
 from .state import Game
 
@@ -76,11 +76,13 @@ def replay_line(line: str | bytes) -> dict[str, Any] | None:
         game, actions = _setup(record)
     except DingoError as e:
         return _refused(str(e))
-    for index, data in enumerate(actions):
+    index = game.apply_plain(actions)
+    while index < len(actions):
         try:
-            game.apply(read_action(data))
+            game.apply(read_action(actions[index]))
         except DingoError as e:
             return _refused(str(e), index)
+        index = game.apply_plain(actions, index + 1)
     if not game.over:
         return _refused(f"the game is not over after its {len(actions)} actions: {game.prompt}")
     result = game.result()
@@ -111,9 +113,12 @@ def _setup(record: object) -> tuple[Game, list[Any]]:
         if not isinstance(hand, list) or len(hand) != 10:
             raise MalformedAction(f"hands[{seat}] must be a list of ten card codes")
         try:
-            dealt.append([parse_card(c) for c in hand])
-        except ValueError as e:
-            raise MalformedAction(f"hands[{seat}]: {e}") from None
+            dealt.append(list(map(BY_CODE.__getitem__, hand)))  # codes as the engine writes them
+        except (KeyError, TypeError):
+            try:
+                dealt.append([parse_card(c) for c in hand])
+            except ValueError as e:
+                raise MalformedAction(f"hands[{seat}]: {e}") from None
     return Game(dealt, record["dealer"], record_events=False), actions
 
 

@@ -135,15 +135,14 @@ def simulate(games: int, kinds: Sequence[str], seed: int, *,
 def play(game: Game, bots: Sequence[Bot], watching: Sequence[tuple[int, Bot]],
          number: int) -> None:
     """Play ``game`` to its end; ``watching`` bots see every event in their seat's form."""
+    if not watching and not game.record_events:
+        # random bots only: nobody needs a view or the log, and the engine's
+        # fast path makes exactly the moves ``pick`` would
+        game.play_random([bot.uniform for bot in bots if isinstance(bot, RandomBot)])
+        return
     start = game.start_event(number)
     for watcher_seat, watcher in watching:
         watcher.observe(start.for_seat(watcher_seat))
-    randoms = [bot.uniform for bot in bots if isinstance(bot, RandomBot)]
-    if len(randoms) == 4 and not game.record_events:
-        # random bots only: nobody needs a view or the log, and the engine's
-        # fast path makes exactly the moves ``pick`` would
-        game.play_random(randoms)
-        return
     pickers = [bot.pick if isinstance(bot, RandomBot) else None for bot in bots]
     while (seat := game.to_act) is not None:
         pick = pickers[seat]

@@ -21,15 +21,17 @@ allocates almost nothing per move.
 """
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .actions import DISCARD, PASS, PLAY, Action
+from .actions import DISCARD, PASS, PLAY, Action, plain_action
 from .cards import (
     ACE,
     AD,
     AH,
+    BY_CODE,
     DIAMONDS,
     HEARTS,
     PENALTY_VALUE,
@@ -56,6 +58,7 @@ _ROUND_OFFSETS = tuple(offset for _, offset in ROUNDS)
 _NOT_ACES = (1 << card(ACE, 0)) - 1  # aces are the four highest card numbers
 _ACE_RANK_FIRST = card(ACE, 0)
 _BITS = tuple(1 << c for c in range(52))
+_BY_CODE = dict(BY_CODE)  # plain dict: the replay's fast path looks a code up per move
 
 
 def _build_card_actions() -> dict[str, tuple[Callable[[int], list[Action]], ...]]:
@@ -90,6 +93,17 @@ _SEAT_CARD_ACTIONS = tuple(tuple(tuple(Action(seat, kind, (c,)) for c in range(5
                                  for seat in range(4)) for kind in (DISCARD, PASS))
 _cards_in = bit_lister(range(52))
 _HUNT_OPTIONS = _build_hunt_options()
+#: ``[dealer][step]``: (seat to act, its round, the receiver of its pass or -1 for a discard).
+_EXCHANGE_ORDER = tuple(tuple(
+    ((dealer + step) & 3, step >> 2,
+     ((dealer + step + _ROUND_OFFSETS[step >> 2]) & 3) if _ROUND_OFFSETS[step >> 2] else -1)
+    for step in range(EXCHANGE_STEPS)) for dealer in range(4))
+#: Per rank: the dingo's bit. Per seat: the seats after it, clockwise.
+_DINGO_BITS = tuple(1 << card(rank, HEARTS) for rank in range(13))
+_AFTER = tuple(((seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3) for seat in range(4))
+#: ``[seat][rank]``: the play of that seat's dingo of that rank (plays are shared tuples).
+_DINGO_PLAYS = tuple(tuple((seat, (card(rank, HEARTS),)) for rank in range(13))
+                     for seat in range(4))
 
 
 @dataclass(slots=True)
@@ -157,7 +171,9 @@ class Game(GameViews):
         self.open_discards = open_discards
         self.record_events = record_events
         self.initial_hands: tuple[tuple[Card, ...], ...] = dealt
-        self.hands = [sum([_BITS[c] for c in h]) for h in dealt]
+        bit = _BITS.__getitem__
+        self.hands = [sum(map(bit, dealt[0])), sum(map(bit, dealt[1])), sum(map(bit, dealt[2])),
+                      sum(map(bit, dealt[3]))]
         self.discards: list[Card] = []
         self.dead: list[Card] = []
         self.score_piles: list[list[Card]] = [[], [], [], []]
@@ -256,32 +272,8 @@ class Game(GameViews):
         if self.record_events:
             raise ValueError("play_random records no events: use record_events=False")
         hands, actions = self.hands, self.actions
-        dealer = self.dealer
-        step = self.step
         if self.phase == EXCHANGE:
-            passed, received, discards = self.passed, self.received, self.discards
-            card_actions = _SEAT_CARD_ACTIONS
-            while step < EXCHANGE_STEPS:
-                seat = (dealer + step) & 3
-                rnd = step >> 2
-                offset = _ROUND_OFFSETS[rnd]
-                hand = hands[seat]
-                held = _cards_in(hand if offset else hand & _NOT_ACES)
-                c = held[int(randoms[seat]() * len(held))]
-                hands[seat] = hand ^ _BITS[c]
-                if offset:
-                    to = (seat + offset) & 3
-                    hands[to] |= _BITS[c]
-                    passed[seat].append((rnd, to, c))
-                    received[to].append((rnd, seat, c))
-                    actions.append(card_actions[1][seat][c])
-                else:
-                    discards.append(c)
-                    actions.append(card_actions[0][seat][c])
-                step += 1
-            self.step = step
-            self.phase = HUNT
-            self._start_hunts_from(0)
+            self._exchange_random(randoms)
         while (to_act := self.to_act) is not None:
             hunt = self.hunt
             assert hunt is not None
@@ -292,12 +284,110 @@ class Game(GameViews):
             actions.append(action)
             self._play(action)
 
+    def _exchange_random(self, randoms: Sequence[Callable[[], float]]) -> None:
+        """``play_random``'s exchange: each hand kept as a sorted list while it lasts.
+
+        A seat's choices are its cards lowest first (aces last, and out of a discard's
+        choices), so the card drawn is found in that list by index, and the lists are
+        changed in place instead of being listed from the masks at every step.
+        """
+        hands, actions = self.hands, self.actions
+        passed, received, discards = self.passed, self.received, self.discards
+        dealt = self.initial_hands
+        held = ([list(hand) for hand in dealt] if self.step == 0 and dealt
+                else [_cards_in(hand) for hand in hands])
+        discard_actions, pass_actions = _SEAT_CARD_ACTIONS
+        for seat, rnd, to in _EXCHANGE_ORDER[self.dealer][self.step:]:
+            cards = held[seat]
+            hand = hands[seat]
+            if to < 0:
+                c = cards.pop(int(randoms[seat]() * (len(cards) - (hand >> _ACE_RANK_FIRST)
+                                                     .bit_count())))
+                hands[seat] = hand ^ _BITS[c]
+                discards.append(c)
+                actions.append(discard_actions[seat][c])
+            else:
+                c = cards.pop(int(randoms[seat]() * len(cards)))
+                bit = _BITS[c]
+                hands[seat] = hand ^ bit
+                hands[to] |= bit
+                insort(held[to], c)
+                passed[seat].append((rnd, to, c))
+                received[to].append((rnd, seat, c))
+                actions.append(pass_actions[seat][c])
+        self.step = EXCHANGE_STEPS
+        self.phase = HUNT
+        self._start_hunts_from(0)
+
+    def apply_plain(self, records: Sequence[object], start: int = 0) -> int:
+        """Apply the moves of ``records[start:]`` as long as each is plainly written and legal.
+
+        ``records`` are actions in the replay file's form (``{"seat": 2, "type":
+        "discard", "card": "7H"}``, see ``actions.plain_action``). Returns the index of
+        the first record not applied (``len(records)`` if none is left): one spelled
+        otherwise, or refused, for the caller to give to ``apply(read_action(record))``,
+        which applies it or says why not. So every record gets ``apply``'s answer, and a
+        replay costs one call per move instead of three. Events are not recorded.
+        """
+        if self.record_events:
+            raise ValueError("apply_plain records no events: use record_events=False")
+        hands, actions = self.hands, self.actions
+        index, end = start, len(records)
+        while index < end:
+            seat = self.to_act
+            data = records[index]
+            if seat is None or type(data) is not dict:
+                break
+            given = data.get("seat")
+            if type(given) is not int or given != seat:
+                break
+            hunt = self.hunt
+            if hunt is None:
+                text = data.get("card")
+                c = _BY_CODE.get(text) if type(text) is str else None
+                if c is None or not hands[seat] & _BITS[c]:
+                    break
+                kind = _ROUND_KINDS[self.step >> 2]
+                if data.get("type") != kind:
+                    break
+                if kind == DISCARD:
+                    if c >= _ACE_RANK_FIRST:
+                        break
+                    actions.append(_SEAT_CARD_ACTIONS[0][seat][c])
+                else:
+                    actions.append(_SEAT_CARD_ACTIONS[1][seat][c])
+                self._exchange(seat, c)
+            else:
+                action = plain_action(data, seat)
+                if action is None or action.kind != PLAY:
+                    break
+                cards = action.cards
+                playable = hands[seat] & WOLVES[hunt.rank]
+                if cards and not (playable & _BITS[cards[0]]
+                                  and (len(cards) == 1 or playable & _BITS[cards[1]])):
+                    break
+                actions.append(action)
+                self._play(action)
+            index += 1
+        return index
+
     def apply(self, action: Action) -> list[Event]:
         """Check and apply one action; return the events it caused.
 
         Raises a ``DingoError`` subclass, leaving the state untouched, if the
         action is not allowed now.
         """
+        if self.hunt is None and type(action) is Action and action.seat == self.to_act:
+            # The exchange's common case, checked in one go (``_check`` says what is wrong).
+            cards = action.cards
+            kind = _ROUND_KINDS[self.step >> 2]
+            if (action.kind == kind and len(cards) == 1
+                    and self.hands[action.seat] & (_BITS[cards[0]] if kind == PASS
+                                                   else _NOT_ACES & _BITS[cards[0]])):
+                self.actions.append(action)
+                self._exchange(action.seat, cards[0])
+                events, self._events = self._events, []
+                return events
         self._check(action)
         self.actions.append(action)
         if self.hunt is None:
@@ -383,29 +473,39 @@ class Game(GameViews):
     # -- the hunts ------------------------------------------------------------
 
     def _holder(self, c: Card) -> int | None:
-        b = 1 << c
+        b = _BITS[c]
         h0, h1, h2, h3 = self.hands
         return 0 if h0 & b else 1 if h1 & b else 2 if h2 & b else 3 if h3 & b else None
 
     def _start_hunts_from(self, rank: int) -> None:
-        """Start hunts from ``rank`` up, resolving those nobody decides, until a seat must."""
+        """Start hunts from ``rank`` up, resolving those nobody decides, until a seat must.
+
+        (The simulator's and a search's hottest loop: hands are read without a call.)
+        """
         hands = self.hands
         while rank < ACE:
             self.next_rank = rank + 1
-            dingo = rank * 4 + HEARTS
-            holder = self._holder(dingo)
+            bit = _DINGO_BITS[rank]
+            holder = (0 if hands[0] & bit else 1 if hands[1] & bit else 2 if hands[2] & bit
+                      else 3 if hands[3] & bit else None)
             if holder is None:
                 self.dead.append(RABBITS[rank])
-                self._finish_hunt(HuntRecord(rank, None, (), "void", None, (), ()))
+                self._finish_hunt(_VOID_RECORDS[rank])
             else:
-                hands[holder] ^= 1 << dingo
+                hands[holder] ^= bit
                 wolves = WOLVES[rank]
-                turns = [s for s in ((holder + 1) & 3, (holder + 2) & 3, (holder + 3) & 3)
-                         if hands[s] & wolves]
-                hunt = HuntState(rank, holder, turns, [(holder, (dingo,))], [])
+                first, second, third = _AFTER[holder]
+                turns = []
+                if hands[first] & wolves:
+                    turns.append(first)
+                if hands[second] & wolves:
+                    turns.append(second)
+                if hands[third] & wolves:
+                    turns.append(third)
+                hunt = HuntState(rank, holder, turns, [_DINGO_PLAYS[holder][rank]], [])
                 self.hunt = hunt
                 if self.record_events:
-                    self._emit({"type": "dingo", "seat": holder, "card": code(dingo)})
+                    self._emit({"type": "dingo", "seat": holder, "card": code(rank * 4 + HEARTS)})
                 if turns:
                     self.to_act = turns.pop(0)
                     return
@@ -417,23 +517,26 @@ class Game(GameViews):
         rank, holder = hunt.rank, hunt.dingo_seat
         dingo, rabbit = rank * 4 + HEARTS, RABBITS[rank]
         wolves = hunt.wolves
+        # Records are built with ``tuple.__new__``: ``HuntRecord(...)`` adds a Python call.
         if not wolves:
             self.dead.append(rabbit)
             self.penalty_piles[holder].append(dingo)
-            record = HuntRecord(rank, holder, tuple(hunt.plays), "no_wolf", None, (),
-                                ((holder, (dingo,)),))
+            record = _new_record(HuntRecord, (rank, holder, tuple(hunt.plays), "no_wolf", None,
+                                              (), (_DINGO_PLAYS[holder][rank],)))
         elif len(wolves) == 1:
             catcher, wolf = wolves[0]
             self.score_piles[holder].append(dingo)
             self.score_piles[catcher] += (wolf, rabbit)
-            record = HuntRecord(rank, holder, tuple(hunt.plays), "one_wolf", catcher,
-                                ((holder, (dingo,)), (catcher, (wolf, rabbit))), ())
+            record = _new_record(HuntRecord, (
+                rank, holder, tuple(hunt.plays), "one_wolf", catcher,
+                (_DINGO_PLAYS[holder][rank], (catcher, (wolf, rabbit))), ()))
         else:
             (_, first), (catcher, second) = wolves
             self.score_piles[holder] += (dingo, first)
             self.score_piles[catcher] += (second, rabbit)
-            record = HuntRecord(rank, holder, tuple(hunt.plays), "two_wolves", catcher,
-                                ((holder, (dingo, first)), (catcher, (second, rabbit))), ())
+            record = _new_record(HuntRecord, (
+                rank, holder, tuple(hunt.plays), "two_wolves", catcher,
+                ((holder, (dingo, first)), (catcher, (second, rabbit))), ()))
         self._finish_hunt(record)
 
     def _finish_hunt(self, record: HuntRecord) -> None:
@@ -491,12 +594,16 @@ class Game(GameViews):
             self.score_piles[seat].extend(gained)
         for seat, lost in penalty.items():
             self.penalty_piles[seat].extend(lost)
-        catcher = next((s for s, cs in hunt.plays if AD in cs), None)
-        self._finish_hunt(HuntRecord(
+        catcher = None
+        for s, cs in hunt.plays:
+            if AD in cs:
+                catcher = s
+                break
+        self._finish_hunt(_new_record(HuntRecord, (
             ACE, hunt.dingo_seat, tuple(hunt.plays), rule, catcher,
-            tuple((s, tuple(cs)) for s, cs in score.items()),
-            tuple((s, tuple(cs)) for s, cs in penalty.items()),
-        ))
+            tuple([(s, tuple(cs)) for s, cs in score.items()]),
+            tuple([(s, tuple(cs)) for s, cs in penalty.items()]),
+        )))
         self._end_game()
 
     def _play(self, action: Action) -> None:
@@ -506,7 +613,7 @@ class Game(GameViews):
         if cards:
             hand = self.hands[seat]
             for c in cards:
-                hand ^= 1 << c
+                hand ^= _BITS[c]
                 hunt.wolves.append((seat, c))
             self.hands[seat] = hand
             hunt.plays.append((seat, cards))
@@ -530,10 +637,10 @@ class Game(GameViews):
         scores = self.running_scores()
         self.scores = scores
         best = max(scores)
-        tied = [s for s in range(4) if scores[s] == best]
-        if len(tied) == 1:
-            self.winner, self.tie_break = tied[0], None
+        if scores.count(best) == 1:
+            self.winner, self.tie_break = scores.index(best), None
         else:
+            tied = [s for s in range(4) if scores[s] == best]
             # Among the tied, the highest rabbit in a score pile wins (AD highest).
             rabbit_rank = {s: max((rank_of(c) for c in self.score_piles[s] if c & 3 == DIAMONDS),
                                   default=-1) for s in tied}
@@ -588,6 +695,11 @@ class Game(GameViews):
             if self.hunt.rank < ACE:
                 put([RABBITS[self.hunt.rank]], "hunted rabbit")
         return places
+
+
+_new_record = tuple.__new__
+#: A void hunt's record, per rank (records are values: one serves every game).
+_VOID_RECORDS = tuple(HuntRecord(rank, None, (), "void", None, (), ()) for rank in range(ACE))
 
 
 def _verb(kind: str | None) -> str:

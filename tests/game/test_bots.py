@@ -9,7 +9,18 @@ import pytest
 from gamekit import card_codes, deal_with, exchange, known_to, play
 
 from app.game import Action, Game, parse_card
-from app.game.bots import BOT_KINDS, Bot, HeuristicBot, RandomBot, make_bot
+from app.game.bots import (
+    BOT_KINDS,
+    DENIAL_WEIGHT,
+    GIFT_WEIGHT,
+    OUR_CARDS_KEPT,
+    Bot,
+    HeuristicBot,
+    RandomBot,
+    _others_stake,
+    hand_value,
+    make_bot,
+)
 from app.game.cards import PACK
 from app.game.simulate import simulate
 
@@ -136,3 +147,38 @@ def test_a_bot_asked_out_of_turn_says_so() -> None:
     for bot in (HeuristicBot(1), RandomBot(1)):
         with pytest.raises(ValueError, match="seat 2 has nothing to choose"):
             bot.choose(view)
+
+
+def test_each_exchange_choice_is_valued_as_the_whole_hand_after_it() -> None:
+    """The bot values a discard or pass from its rank alone; it must equal the whole hand's."""
+    checked = 0
+    for number in range(8):
+        game = Game.new(number, number % 4, record_events=False)
+        bots = [HeuristicBot(number * 4 + s) for s in range(4)]
+        while game.decision in ("discard", "pass"):
+            seat = game.to_act
+            assert seat is not None
+            bot = bots[seat]
+            action = bot.choose(game.view(seat))
+            memory = bot._memory
+            live = memory.live_chances()
+            receiver = (memory.seat + memory.discard_count // 4) % 4
+            theirs = list(live)
+            for c in memory.hand:
+                theirs[c] = OUR_CARDS_KEPT
+            gone = game.decision == "discard"
+            for choice, value in bot.values.items():
+                c = choice.card
+                rest = memory.hand - {c}
+                live[c] = 0.0 if gone else memory.kept_chance(c, receiver)
+                expected = hand_value(rest, live) - 0.01 * (c >> 2)
+                if gone:
+                    expected += DENIAL_WEIGHT * _others_stake(c, rest, live)
+                else:
+                    theirs[c] = 0.0
+                    expected -= GIFT_WEIGHT * hand_value({c}, theirs)
+                    theirs[c] = OUR_CARDS_KEPT
+                assert value == expected  # exactly: ties are broken on these values
+                checked += 1
+            game.apply(action)
+    assert checked > 1000

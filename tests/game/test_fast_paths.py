@@ -10,7 +10,8 @@ import pytest
 from app.game import Game
 from app.game.actions import _FAST, Action, read_action
 from app.game.bots import RandomBot
-from app.game.cards import codes
+from app.game.cards import PACK, codes, parse_card
+from app.game.dealing import shuffled
 from app.game.replay import replay_line
 
 
@@ -78,3 +79,69 @@ def test_a_discard_record_with_stray_cards_reads_its_card() -> None:
                        "actions": actions})
     assert replay_line(line) == {k: game.result()[k] for k in (
         "scores", "score_piles", "penalty_piles", "dead_rabbits", "hands", "winner")}
+
+
+def test_the_deals_shuffle_draws_as_random_shuffle() -> None:
+    for seed in range(500):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        pack = list(PACK)
+        theirs.shuffle(pack)
+        assert shuffled(ours) == pack
+        assert ours.random() == theirs.random()  # and leaves the generator in the same state
+
+
+def _slow_replay(record: dict[str, object]) -> dict[str, object]:
+    """What ``replay_line`` answered before ``Game.apply_plain``: every action read and applied."""
+    hands = record["hands"]
+    assert isinstance(hands, list)
+    game = Game([[parse_card(c) for c in hand] for hand in hands], record["dealer"],  # type: ignore[arg-type]
+                record_events=False)
+    actions = record["actions"]
+    assert isinstance(actions, list)
+    for index, data in enumerate(actions):
+        try:
+            game.apply(read_action(data))
+        except ValueError as e:
+            return {"error": str(e), "action_index": index}
+    if not game.over:
+        return {"error": f"the game is not over after its {len(actions)} actions: {game.prompt}",
+                "action_index": None}
+    result = game.result()
+    return {key: result[key] for key in
+            ("scores", "score_piles", "penalty_piles", "dead_rabbits", "hands", "winner")}
+
+
+def test_apply_plain_answers_every_record_as_apply_does() -> None:
+    rng = random.Random(4)
+    odd_values: list[object] = [True, 1.0, None, "7h", " 7H", ["7C"], "XX", 5, "AD", "AC", "7C",
+                                0, 1, 2, 3, "play", "pass", "discard"]
+    for n in range(400):
+        game = Game.new(n, n % 4, record_events=False)
+        bot = RandomBot(n)
+        while game.to_act is not None:
+            game.apply(bot.pick(game.legal_actions()))
+        actions = [a.to_dict() for a in game.actions]
+        if n % 5:  # one action changed: a field, its seat, a card, a key, its type
+            i = rng.randrange(len(actions))
+            field = rng.choice(["seat", "type", "card", "cards", "extra"])
+            actions[i] = {**actions[i], field: rng.choice(odd_values)}
+            plays = [j for j, a in enumerate(actions)
+                     if isinstance(a.get("cards"), list) and len(a["cards"]) == 1]
+            if plays and rng.random() < 0.3:  # both wolves of the rank, one not held
+                j = rng.choice(plays)
+                wolf = actions[j]["cards"][0]
+                pair = [wolf, wolf[0] + ("S" if wolf[1] == "C" else "C")]
+                actions[j] = {**actions[j], "cards": pair[::rng.choice([1, -1])]}
+            aces = [c for c in codes(game.initial_hands[game.dealer]) if c[0] == "A"]
+            if aces and rng.random() < 0.2:  # the first discard names an ace it holds
+                actions[0] = {**actions[0], "card": rng.choice(aces)}
+            if rng.random() < 0.2:
+                actions.insert(rng.randrange(len(actions)), rng.choice(actions))
+        record = {"dealer": game.dealer, "hands": [codes(h) for h in game.initial_hands],
+                  "actions": actions}
+        assert replay_line(json.dumps(record)) == _slow_replay(record)
+
+
+def test_apply_plain_wants_a_game_without_a_log() -> None:
+    with pytest.raises(ValueError):
+        Game.new(1, 0).apply_plain([])
