@@ -27,6 +27,7 @@ from .cards import (
     AD,
     AH,
     AS,
+    BY_CODE,
     CLUBS,
     HEARTS,
     PACK,
@@ -115,6 +116,19 @@ _DINGOES = tuple(card(rank, HEARTS) for rank in range(13))
 _RANK_POINTS = tuple(SCORE_VALUE[card(rank, CLUBS)] for rank in range(13))
 
 
+#: The cards of the pack that are not aces, and the aces.
+_ACES = tuple(card(ACE, suit) for suit in range(4))
+_NOT_ACES = frozenset(PACK) - frozenset(_ACES)
+
+
+def _cards(texts: list[str]) -> list[Card]:
+    """Cards from codes (a view's are as the engine writes them: looked up, else parsed)."""
+    try:
+        return list(map(BY_CODE.__getitem__, texts))
+    except KeyError:
+        return list(map(parse_card, texts))
+
+
 class _Memory:
     """What one seat has seen in the current game, and what it infers from it."""
 
@@ -132,6 +146,7 @@ class _Memory:
         self.passed_to: dict[Card, int] = {}
         #: (seat, rank): the seat declined a hunt turn, so it holds a wolf of that rank.
         self.declined: set[tuple[int, int]] = set()
+        self._piles_seen = 0  # cards in the score and penalty piles at the last update
 
     def is_new_game(self, view: dict[str, Any]) -> bool:
         return view["discard_count"] < self.discard_count or (
@@ -142,7 +157,7 @@ class _Memory:
         self.dealer = view["dealer"]
         self.phase = view["phase"]
         self.discard_count = view["discard_count"]
-        hand = {parse_card(c) for c in view["hand"]}
+        hand = set(_cards(view["hand"]))
         passed = {parse_card(entry["card"]) for entry in view["passed"]}
         # What left the hand since the last look without being passed was discarded or played.
         left = self.hand - hand - passed
@@ -156,8 +171,12 @@ class _Memory:
         for c in map(parse_card, shown):
             self.gone.add(c)
             self.discards_seen.add(c)
-        for pile in (*view["score_piles"], *view["penalty_piles"]):
-            self.gone.update(map(parse_card, pile))
+        piles = (*view["score_piles"], *view["penalty_piles"])
+        count = sum(map(len, piles))
+        if count != self._piles_seen:  # piles only grow in a game: read them when they do
+            self._piles_seen = count
+            for pile in piles:
+                self.gone.update(_cards(pile))
         if view["hunt"] is not None:
             for play in view["hunt"]["plays"]:
                 self.gone.update(map(parse_card, play["cards"]))
@@ -197,8 +216,7 @@ class _Memory:
         in_hands = sum(self.hand_sizes[s] for s in opponents)
         to_discard = sum(self.discards_to_come(s) for s in opponents)
         survive = max(0.0, (in_hands - to_discard) / in_hands) if in_hands else 0.0
-        unknown = [c for c in PACK if c not in self.hand and c not in self.gone
-                   and c not in self.passed_to and c >> 2 != ACE]
+        unknown = _NOT_ACES - self.hand - self.gone - self.passed_to.keys()
         unseen_discards = max(0, self.discard_count - len(self.discards_seen))
         in_a_hand = (max(0.0, (len(unknown) - unseen_discards) / len(unknown))
                      if unknown else 0.0)
@@ -208,7 +226,7 @@ class _Memory:
         for c, seat in self.passed_to.items():
             if c not in self.hand and c not in self.gone:
                 chances[c] = self.kept_chance(c, seat)
-        for c in (card(ACE, suit) for suit in range(4)):
+        for c in _ACES:
             if c not in self.hand and c not in self.gone:
                 chances[c] = 1.0  # aces are never discarded
         return chances
@@ -366,7 +384,7 @@ class HeuristicBot:
         # ranks' values are those of the whole hand, computed once.
         kept = [_rank_value(rank, hand, live) for rank in range(ACE)]
         for action in legal:
-            c = action.card
+            c = action.cards[0]
             rank = c >> 2
             hand.discard(c)
             live[c] = 0.0 if gone else memory.kept_chance(c, receiver)

@@ -61,6 +61,51 @@ def known_cards(view: dict[str, Any]) -> tuple[set[Card], set[Card]]:
     return seen, discards
 
 
+def knowledge(seen: Iterable[dict[str, Any]], view: dict[str, Any]
+              ) -> tuple[set[Card], set[tuple[int, int]]]:
+    """What seat ``view["seat"]`` learned in this game beyond its view: ``sample``'s
+    ``known_discards`` and ``lacks``.
+
+    ``seen`` is what the seat was shown this game, in order: its form of every event
+    and any earlier views. Known discards: its own (its form of a discard names the
+    card), every discard an open pile showed, and each top of the pile a view showed.
+    Lacks: a seat due a turn in a hunt (after the dingo player, or any seat in the ace
+    hunt) that got none, while a wolf of the rank was still out, holds none of that
+    rank's wolves; so does one passed over so far in the hunt ``view`` shows.
+    """
+    discards: set[Card] = set()
+    lacks: set[tuple[int, int]] = set()
+    hunt: tuple[int, list[int]] | None = None  # (rank, seats due a turn, in order)
+    had_turn: set[int] = set()
+    wolves_out = 0
+    for item in seen:
+        kind = item.get("type")
+        if "phase" in item:  # a view
+            if item.get("discard_top"):
+                discards.add(parse_card(item["discard_top"]))
+            discards.update(_cards(item.get("discards") or []))
+        elif kind == "discard" and "card" in item:
+            discards.add(parse_card(item["card"]))
+        elif kind == "dingo":
+            rank, holder = parse_card(item["card"]) >> 2, item["seat"]
+            due = [(holder + i) & 3 for i in (1, 2, 3)] + ([holder] if rank == ACE else [])
+            hunt, had_turn, wolves_out = (rank, due), set(), 0
+        elif kind == "wolves" and hunt is not None:
+            had_turn.add(item["seat"])
+            wolves_out += len(item["cards"])
+        elif kind == "hunt_result" and hunt is not None:
+            rank, due = hunt
+            if wolves_out < 2:
+                lacks.update((s, rank) for s in due if s not in had_turn)
+            hunt = None
+    if hunt is not None and view["hunt"] is not None and view["to_act"] is not None:
+        rank, due = hunt
+        if RANKS.index(view["hunt"]["rank"]) == rank and view["to_act"] in due:
+            passed_over = due[:due.index(view["to_act"])]
+            lacks.update((s, rank) for s in passed_over if s not in had_turn)
+    return discards, lacks
+
+
 def sample(view: dict[str, Any], rng: random.Random, *,
            known_discards: Iterable[str | Card] = (),
            lacks: Iterable[tuple[int, int]] = (),
@@ -208,4 +253,4 @@ def _record(data: dict[str, Any] | None) -> HuntRecord | None:
     )
 
 
-__all__ = ["known_cards", "sample"]
+__all__ = ["knowledge", "known_cards", "sample"]

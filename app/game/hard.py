@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .actions import Action
+from .actions import Action, read_action
 from .bots import HeuristicBot
-from .determinize import sample
+from .determinize import knowledge, sample
 from .state import Game
 
 #: Default thinking time per decision, in milliseconds.
@@ -45,16 +45,27 @@ class HardBot:
         self.budget_ms = budget_ms
         self._clock = clock
         self._guide = HeuristicBot(self._random.getrandbits(63))
+        #: What the seat was shown in this game: its events, and the pile's top in each view.
+        self._seen: list[dict[str, Any]] = []
         self.decision_ms: list[float] = []  # thinking time of each decision made
         self.overruled = 0  # decisions where the search chose another move than the heuristic
 
     def observe(self, event: dict[str, Any]) -> None:
         self._guide.observe(event)
+        if event.get("type") == "game_start":
+            self._seen = []
+        else:
+            self._seen.append(event)
 
     def choose(self, view: dict[str, Any]) -> Action:
         started = self._clock()
+        if self._guide._memory.is_new_game(view):
+            self._seen = []
         prior = self._guide.choose(view)  # also updates the memory of what the seat saw
-        legal = [Action.from_dict(a) for a in view["legal"]]
+        # What the seat saw of the pile in this view (``knowledge`` reads views' tops).
+        self._seen.append({"phase": view["phase"], "discard_top": view["discard_top"],
+                           "discards": None})
+        legal = [read_action(a) for a in view["legal"]]
         choice = prior
         if len(legal) > SHORTLIST and self._guide.values:
             ranked = sorted(legal, key=self._guide.values.__getitem__, reverse=True)
@@ -68,8 +79,8 @@ class HardBot:
     def _search(self, view: dict[str, Any], legal: list[Action], prior: Action,
                 deadline: float) -> Action:
         seat = view["seat"]
-        memory = self._guide._memory
-        known = sorted(memory.discards_seen)
+        known, lacks = knowledge(self._seen, view)
+        known |= self._guide._memory.discards_seen
         totals = {a: 0.0 for a in legal}
         trials = {a: 0 for a in legal}
         rng = self._random
@@ -77,7 +88,8 @@ class HardBot:
             deal_seed = rng.getrandbits(63)
             for action in legal:
                 try:
-                    game = sample(view, random.Random(deal_seed), known_discards=known)
+                    game = sample(view, random.Random(deal_seed), known_discards=known,
+                                  lacks=lacks)
                 except ValueError:
                     return prior
                 game.apply(action)

@@ -333,6 +333,15 @@ class GameSpec:
     #: cards; ``None``: a spectator) is dealt anew at random, consistently with what it may
     #: know. The shared leak test checks that ``seat``'s view of it is byte-identical.
     redeal: Callable[[MatchState, int | None, random.Random], MatchState] | None = None
+    #: ``sample_world(view, rng, seen)``: a match that seat ``view["seat"]`` cannot tell
+    #: from the real one, everything it may not know dealt at random consistently with
+    #: what it knows: ``view`` (its current view, as its browser gets it) and ``seen``
+    #: (what it was shown earlier in this game, in order: its form of each event, and
+    #: views). ``sample_world(...).view(seat) == view``. A search bot plays on such
+    #: samples (determinization), so it needs no path to the real state. ``None``: the
+    #: game's own bots need none (its spec says why); ``ValueError`` for a view nothing
+    #: can be sampled from (a spectator's, a finished game's).
+    sample_world: Callable[[JSON, random.Random, Sequence[JSON]], MatchState] | None = None
     #: ``invariants(match)``: raise ``AssertionError`` if the state is inconsistent
     #: (cards conserved, scores add up...); the shared tests call it after every action.
     invariants: Callable[[MatchState], None] | None = None

@@ -9,12 +9,12 @@ command treat Dingo like every other game. The rules: ``docs/rules.md``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.game import Action, Game, Match, MatchOptions, codes, make_bot
 from app.game.actions import read_action as engine_read_action
-from app.game.determinize import sample
+from app.game.determinize import knowledge, sample
 from app.game.replay import replay_line
 
 from ..contract import JSON, Event, GameSpec, Illegal, Malformed, MatchState, Option, shown
@@ -216,6 +216,20 @@ def redeal(match: MatchState, seat: int | None, rng: random.Random) -> DingoMatc
     return again
 
 
+def sample_world(view: JSON, rng: random.Random, seen: Sequence[JSON] = ()) -> DingoMatch:
+    """A match whose current game is ``determinize.sample`` of ``view`` (see ``GameSpec``).
+
+    What the seat learned from ``seen`` (discards it saw, seats that showed they lack a
+    rank's wolves) is ``determinize.knowledge``. Earlier games are not part of a seat's
+    view, so the sampled match holds this game alone, with the view's options.
+    """
+    known, lacks = knowledge(seen, view)
+    game = sample(view, rng, known_discards=known, lacks=lacks)
+    world = DingoMatch.around(Match(0, MatchOptions(open_discards=game.open_discards)))
+    world.inner.games = [game]
+    return world
+
+
 class DingoBot:
     """A Dingo bot (``app.game.bots``) behind the contract's ``ObservingBot``."""
 
@@ -253,5 +267,6 @@ GAME = GameSpec(
     bot_order=("random", "heuristic"),
     stand_in="heuristic",
     redeal=redeal,
+    sample_world=sample_world,
     invariants=invariants,
 )

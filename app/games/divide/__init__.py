@@ -5,6 +5,12 @@ Two seats, ten cards (fourteen in the long game), both hands known to both; at e
 battle each seat commits a card face down and the two are revealed together; the hands
 change halfway; first to win ``target_wins`` games takes the match. The rules and every
 ruling: ``docs/rules-divide.md``; the replay command: ``../shared/contracts/divide.md``.
+
+No ``sample_world``: nothing is dealt unseen (both hands are known from the start, Ruling
+R13); the only secret is a card the other seat committed in the battle under way, which
+is a simultaneous move, not hidden information to guess at. The equilibrium bot answers
+it with the optimal mixed strategy over every card the other seat could have committed
+(``bots.EquilibriumBot``), which no sampled world would improve on.
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ lead must be answered by suit, else by rank, else the leader gives mate and scor
 card's value times the move number. Four games make a match: two deals, each played
 twice with the hands exchanged. The rules and every ruling: ``docs/rules-mate.md``; the
 replay command: ``../shared/contracts/mate.md``.
+
+No ``sample_world``: the one secret of a Mate game (rules section 7) is which of the other
+player's unplayed cards, all shown in the view, is face down, and the perfect bot already
+weighs every card that can be (``bots.PerfectBot``); sampling one at a time would only
+add noise to an exact average.
 """
 
 from __future__ import annotations
