@@ -551,12 +551,22 @@ class Table(TableViews, TableClock):
             if self.closed or not seat.human or seat.client is not None or seat.away:
                 return
             seat.away = True
-            try:
-                events = await self._pass_host()
-            except TableError:
-                return  # storage failed; the table has been shut
-            self._settle()
-            self._announce(events)
+            await self._pass_host_and_announce()
+
+    async def _host_after_sit(self) -> None:
+        """Someone sat while the host was away and nobody was here to take the role."""
+        async with self._lock:
+            if not self.closed:
+                await self._pass_host_and_announce()
+
+    async def _pass_host_and_announce(self) -> None:
+        """(Under the lock.) ``_pass_host``, then everyone is told."""
+        try:
+            events = await self._pass_host()
+        except TableError:
+            return  # storage failed; the table has been shut
+        self._settle()
+        self._announce(events)
 
     def _host_seat(self) -> Seat | None:
         return next((s for s in self.seats
@@ -565,7 +575,8 @@ class Table(TableViews, TableClock):
     async def _pass_host(self) -> list[Event]:
         """A host gone past the grace period hands the role to the longest-seated present human.
 
-        Called under the lock when a seat's grace ends and when a player comes back.
+        Called under the lock when a seat's grace ends, when a player comes back and
+        when someone sits down.
         """
         host = self._host_seat()
         if host is None or not host.away:
@@ -736,6 +747,11 @@ class Table(TableViews, TableClock):
         seat.client = client
         client.send(messages.encode({"type": "seated", "seat": index, "token": token,
                                      "host": client.host}))
+        host = self._host_seat()
+        if host is not None and host.away:
+            # The host left when nobody else was here: the first to sit takes the role
+            # (once this intent is answered, as its own log entry), or the table would wait.
+            self._spawn(self._host_after_sit())
         return events
 
     async def _act(self, client: Client, intent: dict[str, Any]) -> list[Event]:

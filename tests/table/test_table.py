@@ -721,6 +721,26 @@ async def test_the_host_role_goes_only_to_a_player_who_is_here() -> None:
         await h.close()
 
 
+async def test_the_first_to_sit_after_a_lone_host_left_is_host() -> None:
+    h = Harness(fast_config(reconnect_grace_seconds=0.02))
+    try:
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        a = await h.seat(table, 0, "Ann", host)
+        await table.leave(a[0])
+        await wait_until(lambda: table.seats[0].away)
+        assert table._host_seat() is table.seats[0]  # nobody here to take the role
+        b = await h.seat(table, 1, "Bob")
+        await wait_until(lambda: b[0].host)
+        changed = [e for f in b[1].states() for e in f["events"] if e["type"] == "host_changed"]
+        assert changed == [{"type": "host_changed", "seat": 1, "reason": "away"}]
+        # The new host can give Ann's seat to a bot and start.
+        answer = await submit(table, *b, type="replace_seat", seat=0, kind="random")
+        assert answer["type"] == "ack"
+        assert (await submit(table, *b, type="start"))["type"] == "ack"
+    finally:
+        await h.close()
+
+
 async def test_a_seat_can_be_freed_only_between_games() -> None:
     h = Harness(fast_config(reconnect_grace_seconds=30))
     try:
