@@ -240,26 +240,21 @@ class _Memory:
 
 
 def hand_value(hand: set[Card], live: Sequence[float]) -> float:
-    """The points ``hand`` should bring in the hunts, given each other card's chance to be live."""
-    return _total([_rank_value(rank, hand, live) for rank in range(ACE)], hand)
+    """The points ``hand`` should bring in the hunts, given each other card's chance to be live.
+
+    The ranks are added in order, then the aces: the order is part of the result (the bot
+    compares values to within 1e-9 and a search reads them), and ``_exchange`` keeps it.
+    """
+    total = 0.0
+    for rank in range(ACE):
+        total += _rank_value(rank, hand, live)
+    return total + _ace_value(hand)
 
 
 def _card_value(c: Card, live: Sequence[float]) -> float:
     """``hand_value({c}, live)``: the other ranks of a one-card hand are worth 0.0 each."""
     rank = c >> 2
     return _ace_value({c}) if rank == ACE else _rank_value(rank, {c}, live)
-
-
-def _total(rank_values: Sequence[float], hand: set[Card]) -> float:
-    """``hand_value`` from the value of each rank 2-K: added in rank order, then the aces.
-
-    The order of the additions is part of the result (the bot compares values to within
-    1e-9 and a search reads them), so every caller adds them here.
-    """
-    total = 0.0
-    for v in rank_values:
-        total += v
-    return total + _ace_value(hand)
 
 
 def _rank_value(rank: int, hand: set[Card], live: Sequence[float]) -> float:
@@ -382,18 +377,24 @@ class HeuristicBot:
         # Giving up c changes the value of c's rank only (and of the aces for an ace), and
         # _rank_value reads ``live`` of that rank's cards outside the hand only: the other
         # ranks' values are those of the whole hand, computed once.
+        # The sum is ``hand_value``'s, in its order: the ranks below c's are added once.
         kept = [_rank_value(rank, hand, live) for rank in range(ACE)]
+        below = [0.0]
+        for v in kept:
+            below.append(below[-1] + v)
+        aces = _ace_value(hand)
         for action in legal:
             c = action.cards[0]
             rank = c >> 2
             hand.discard(c)
             live[c] = 0.0 if gone else memory.kept_chance(c, receiver)
             if rank < ACE:
-                values = kept.copy()
-                values[rank] = _rank_value(rank, hand, live)
-                value = _total(values, hand) - 0.01 * rank
+                total = below[rank] + _rank_value(rank, hand, live)
+                for v in kept[rank + 1:]:
+                    total += v
+                value = total + aces - 0.01 * rank
             else:
-                value = _total(kept, hand) - 0.01 * rank
+                value = below[ACE] + _ace_value(hand) - 0.01 * rank
             if gone:
                 value += DENIAL_WEIGHT * _others_stake(c, hand, live)
             else:

@@ -11,7 +11,9 @@ the heuristic bot's own choice wins ties and any move tried too few times.
 Like every bot it sees only its seat's view and the seat's form of the log events,
 and it has its own random generator: it has no path to the real game. Its thinking
 time per decision is ``budget_ms`` (a clock read through ``time.perf_counter``, which
-is the only impure thing here; pass ``clock`` to replace it).
+is the only impure thing here; ``clock`` replaces it: the simulator's
+``--hard-cpu-clock`` counts the process's CPU time instead, for strength runs on a
+shared, loaded machine).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class HardBot:
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self._random = random.Random(seed)
         self.budget_ms = budget_ms
-        self._clock = clock
+        self.clock = clock
         self._guide = HeuristicBot(self._random.getrandbits(63))
         #: What the seat was shown in this game: its events, and the pile's top in each view.
         self._seen: list[dict[str, Any]] = []
@@ -58,7 +60,7 @@ class HardBot:
             self._seen.append(event)
 
     def choose(self, view: dict[str, Any]) -> Action:
-        started = self._clock()
+        started = self.clock()
         if self._guide._memory.is_new_game(view):
             self._seen = []
         prior = self._guide.choose(view)  # also updates the memory of what the seat saw
@@ -73,7 +75,7 @@ class HardBot:
         if len(legal) > 1:
             choice = self._search(view, legal, prior, started + self.budget_ms / 1000)
             self.overruled += choice != prior
-        self.decision_ms.append((self._clock() - started) * 1000)
+        self.decision_ms.append((self.clock() - started) * 1000)
         return choice
 
     def _search(self, view: dict[str, Any], legal: list[Action], prior: Action,
@@ -84,7 +86,7 @@ class HardBot:
         totals = {a: 0.0 for a in legal}
         trials = {a: 0 for a in legal}
         rng = self._random
-        while self._clock() < deadline:
+        while self.clock() < deadline:
             deal_seed = rng.getrandbits(63)
             for action in legal:
                 try:
@@ -95,7 +97,7 @@ class HardBot:
                 game.apply(action)
                 totals[action] += self._playout(game, seat, deal_seed)
                 trials[action] += 1
-                if self._clock() >= deadline:
+                if self.clock() >= deadline:
                     break
         best, best_value = prior, (totals[prior] / trials[prior] if trials[prior] else -1e9)
         for action in legal:

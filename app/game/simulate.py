@@ -15,7 +15,8 @@ reproducible (except its speed). A draw counts as a win for nobody.
 with, only when a seat is played by a ``hard`` bot, one more key ``"hard"``:
 ``{"seats": [...], "wins": w, "win_rate": r, "decisions": n,
 "mean_ms_per_decision": m, "p99_ms_per_decision": p}`` (its thinking time per
-decision, forced moves included; ``--hard-budget-ms`` sets its budget).
+decision, forced moves included; ``--hard-budget-ms`` sets its budget, and
+``--hard-cpu-clock`` has it count CPU time instead of wall time).
 
 This module and ``replay`` are the command-line edges of ``app.game``; they
 alone read a clock or write output. Games run through the same ``Game.apply``
@@ -104,14 +105,17 @@ class Report:
 
 
 def simulate(games: int, kinds: Sequence[str], seed: int, *,
-             open_discards: bool = False, hard_budget_ms: float | None = None) -> Report:
+             open_discards: bool = False, hard_budget_ms: float | None = None,
+             hard_cpu_clock: bool = False) -> Report:
     """Play ``games`` games with bots of ``kinds`` in seats 0-3."""
     rng = random.Random(seed)
     bots = [make_bot(kind, rng.getrandbits(63)) for kind in kinds]
     hard = [bot for bot in bots if isinstance(bot, HardBot)]
-    if hard_budget_ms is not None:
-        for bot in hard:
+    for bot in hard:
+        if hard_budget_ms is not None:
             bot.budget_ms = hard_budget_ms
+        if hard_cpu_clock:
+            bot.clock = time.process_time
     first_dealer = rng.randrange(4)
     wins, totals = [0] * 4, [0] * 4
     # Only bots that read the log make the engine write it.
@@ -185,9 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--hard-budget-ms", type=float, default=None,
                         help="thinking time of a hard bot per decision, in ms (200)")
+    parser.add_argument("--hard-cpu-clock", action="store_true",
+                        help="count a hard bot's budget (and its ms per decision) in CPU "
+                             "time of this process, not wall time: strength runs on a "
+                             "loaded machine")
     args = parser.parse_args(argv)
     report = simulate(args.games, args.bots, args.seed, open_discards=args.open_discards,
-                      hard_budget_ms=args.hard_budget_ms)
+                      hard_budget_ms=args.hard_budget_ms, hard_cpu_clock=args.hard_cpu_clock)
     print(json.dumps(report.to_dict()) if args.json else report.text())
     return 0
 

@@ -89,3 +89,16 @@ def test_the_deal_passes_left_and_bots_get_each_game_start(
     assert [e["number"] for e in seen] == [1, 2, 3, 4, 5, 6]
     first = seen[0]["dealer"]
     assert [e["dealer"] for e in seen] == [(first + i) % 4 for i in range(6)]
+
+
+def test_the_hard_bots_budget_can_count_cpu_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``--hard-cpu-clock`` the hard bot reads ``time.process_time``: here a fake one
+    that moves a second each reading, so every decision reports a thousand ms or more."""
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(simulate_module.time, "process_time", lambda: float(next(ticks)))
+    timed = simulate(1, ["hard", "heuristic", "heuristic", "heuristic"], seed=3,
+                     hard_budget_ms=5, hard_cpu_clock=True).hard_summary()
+    assert timed["mean_ms_per_decision"] >= 1000  # type: ignore[operator]
+    walled = simulate(1, ["hard", "heuristic", "heuristic", "heuristic"], seed=3,
+                      hard_budget_ms=5).hard_summary()
+    assert walled["mean_ms_per_decision"] < 1000  # type: ignore[operator]
