@@ -322,6 +322,29 @@ def test_the_hunt_banner_stays_until_your_move_or_five_seconds(
     assert all(gone["after"] >= 4900 and not gone["moved"] for gone in watched["gone"]), watched
 
 
+def test_news_that_comes_on_your_turn_waits_for_your_move(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """Divide and Conquer: each battle's result is flashed as the next battle begins,
+    your turn; it stays however long you think (the page's clock is run on 6 s), and goes
+    when you commit (for the next battle's news, when the bot had committed first)."""
+    page = open_page(PHONE)
+    page.clock.install()
+    create_table(page, server, "Ann", game="divide", bots=(1,))
+    page.click("#start-btn")
+    commit = "#hand .move:not([aria-disabled])"
+    page.click(commit)
+    page.wait_for_selector("#flash:not([hidden])")
+    page.wait_for_selector(commit)
+    news = page.inner_text("#flash")
+    assert news.startswith("Battle 1:")
+    page.clock.run_for(6000)
+    assert page.is_visible("#flash") and page.inner_text("#flash") == news
+    shot(page, "news-on-your-turn-phone")
+    page.click(commit)
+    page.wait_for_function("news => document.querySelector('#flash').hidden"
+                           " || document.querySelector('#flash').textContent !== news", arg=news)
+
+
 #: Dead rabbits drawn past the edge of their spot, the felt or the screen.
 DEAD_CLIPPED = """() => {
   const row = document.querySelector('.board__dead .card-row');
