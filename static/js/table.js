@@ -381,9 +381,12 @@ function lobbyPanel() {
     panel.appendChild(h("p", {}, empty ? "Type your name in the box below and pick an empty seat, or just watch." : "Every seat is taken: you are watching."));
   }
   if (S.host && !S.inert) {
+    const gone = seats.filter((s) => s.kind === "human" && (!s.connected || s.away)).map((s) => plainName(s.seat));
     panel.appendChild(h("p", { class: "muted" }, empty
       ? `${plural(empty, "seat")} still empty. Wait for friends, or add bots.`
-      : "Everyone is here."));
+      : gone.length
+        ? `Every seat is taken, but ${gone.join(" and ")} left. Start anyway (a bot plays ${gone.length > 1 ? "each such seat" : "the seat"} until its player is back), or give ${gone.length > 1 ? "a" : "the"} seat to a bot or free it.`
+        : "Everyone is here."));
     panel.appendChild(h("div", { class: "btn-row" },
       h("button", {
         class: "btn btn--primary", type: "button", id: "start-btn", disabled: empty > 0,
@@ -502,7 +505,8 @@ function promptFor(ctx) {
     if (watching) return { parts: [state.seats.some((s) => s.kind === "empty") ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
     const full = state.seats.every((s) => s.kind !== "empty");
     if (!S.host || S.inert) return { parts: ["Waiting for the host to start the match."] };
-    return { parts: [full ? "Everyone is here: start the match when you are ready." : "Fill every seat, then start the match."], act: full };
+    const gone = state.seats.some((s) => s.kind === "human" && (!s.connected || s.away));
+    return { parts: [full ? `${gone ? "Every seat is taken" : "Everyone is here"}: start the match when you are ready.` : "Fill every seat, then start the match."], act: full };
   }
   if (gameOver()) return modulePrompt(g, ctx);
   if (S.inert) return { parts: ["This tab only watches: your seat is played in another tab."] };

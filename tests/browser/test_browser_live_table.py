@@ -171,6 +171,30 @@ def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(
         cy_context.close()
 
 
+def test_a_host_who_left_alone_passes_the_role_to_the_first_to_sit(
+        server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
+    """Nobody else was here when the host's grace ran out: the first to sit is host, and
+    the lobby says who is gone instead of 'Everyone is here'."""
+    ann_context = browser.new_context(viewport=DESKTOP)
+    link = create_table(ann_context.new_page(), server, "Ann", bots=(2, 3))
+    ann_context.close()
+    bea = open_page(PHONE)
+    bea.goto(link)
+    # (A spectator meanwhile: the grace runs out with nobody seated here.)
+    bea.wait_for_selector('.seat[data-seat="0"] .seat__gone:text-is("Ann left")', timeout=20_000)
+    bea.fill("#sit-name", "Bea")
+    bea.click('.seat[data-seat="1"] button:text("Sit here")')
+    bea.wait_for_selector(".seat--me .badge--host")
+    bea.wait_for_selector("#log li:text('You are the host now (the host left).')")
+    assert "Every seat is taken, but Ann left." in bea.inner_text("#lobby")
+    assert bea.inner_text("#prompt").startswith("Every seat is taken: start the match")
+    assert bea.is_enabled("#start-btn")
+    shot(bea, "host-left-alone-phone")
+    bea.click('.seat[data-seat="0"] button:text("Give to a bot")')
+    bea.wait_for_selector('.seat[data-seat="0"].seat--bot')
+    assert "Everyone is here." in bea.inner_text("#lobby")
+
+
 def test_a_replaced_tab_only_watches_until_it_takes_the_seat_back(
         server: str, browser: Browser) -> None:
     context = browser.new_context(viewport=DESKTOP)

@@ -124,7 +124,8 @@ function botPicker(seat, label, onPick) {
 function goneEl(info) {
   const name = plainName(info.seat);
   if (info.away || !info.back_by) {
-    return h("p", { class: "seat__gone" }, `${name} left \u00B7 a bot plays for now`);
+    // (In the lobby nobody plays yet.)
+    return h("p", { class: "seat__gone" }, status() === "lobby" ? `${name} left` : `${name} left \u00B7 a bot plays for now`);
   }
   return h("p", { class: "seat__gone", dataset: { backBy: String(info.back_by), name } },
     `${name} left \u00B7 a bot takes over in ${countdown(info.back_by)}`);
