@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import random
 from contextlib import suppress
 from pathlib import Path
 
@@ -136,3 +137,59 @@ async def test_hostile_requests_get_4xx_and_the_server_logs_no_error(tmp_path: P
         for p in players:
             await p.ws.close()
     # dingo_serve checks the server's log on the way out (serverkit.log_problems).
+
+
+#: websockets' own bounds on a handshake head (``websockets.http11``), which it checks
+#: before the app sees the request: headers, and bytes per header line.
+WS_MAX_HEADERS, WS_MAX_LINE = 128, 8192
+HEAD_EXAMPLES = 160
+
+
+def expected(head: bytes, websocket: bool) -> set[int | None]:
+    """The answers ``dingo serve`` may give ``head``: within the size bound exactly one;
+    near or over it also 400 or a close (h11 checks only a head it has not all read)."""
+    lines = head.split(b"\r\n")[1:]
+    if not websocket:
+        answer: int = 431 if len(lines) > MAX_HEADERS else 200
+    elif len(lines) > WS_MAX_HEADERS or max(len(line) for line in lines) + 2 > WS_MAX_LINE:
+        answer = 431  # websockets' refusal, sent by HandshakeRefusals
+    else:
+        answer = 403 if len(lines) > MAX_HEADERS else 101
+    if len(head) > MAX_REQUEST_HEAD_BYTES - 1024:
+        return {answer, 400, None}
+    return {answer}
+
+
+async def test_generated_request_heads_are_answered_within_their_bounds(tmp_path: Path
+                                                                        ) -> None:
+    """Heads of 0 to 300 headers, a few of them 1 byte to 20 KB long (often near websockets'
+    8 KiB per line, and so the 16 KiB head bound), on plain requests and WebSocket
+    handshakes: every one is
+    answered (never left waiting, never a 5xx) with what its size and count call for."""
+    rng = random.Random(12)
+    tally: dict[str, int] = {}
+    async with dingo_serve(tmp_path / "heads.db", tmp_path) as server:
+        async with httpx.AsyncClient(base_url=f"http://{server.base}") as http:
+            table_id = (await http.post("/api/tables", json={})).json()["table_id"]
+        for number in range(HEAD_EXAMPLES):
+            count = rng.choice([rng.randint(0, 20), rng.randint(90, 140), rng.randint(0, 300)])
+            sizes = [rng.randint(1, 40) for _ in range(count)]
+            for _ in range(rng.choice([0, 0, 1, 1, 2])):  # a few long lines
+                if sizes:
+                    sizes[rng.randrange(len(sizes))] = rng.choice([
+                        rng.randint(1, 20_000), rng.randint(7_900, 8_500)])
+            headers = [f"x-h{i}: ".encode() + b"v" * size for i, size in enumerate(sizes)]
+            websocket = number % 2 == 1
+            head = (handshake(f"/ws/{table_id}", *headers) if websocket
+                    else get("/healthz", *headers))
+            status = await asyncio.wait_for(raw_request(server, head), 40)
+            allowed = expected(head, websocket)
+            assert status in allowed, (websocket, count, max(sizes, default=0), len(head),
+                                       status, allowed)
+            key = f"{'handshake' if websocket else 'request'} {status}"
+            tally[key] = tally.get(key, 0) + 1
+    # The bounds were really tried on both kinds of request.
+    for key in ("request 200", "request 431", "handshake 101", "handshake 403",
+                "handshake 431"):
+        assert tally.get(key, 0) > 0, tally
+    print(f"\n{HEAD_EXAMPLES} heads: {sorted(tally.items(), key=str)}")
