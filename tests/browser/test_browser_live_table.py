@@ -54,7 +54,7 @@ def test_bots_have_names_and_a_strength_the_host_picks(
                                         "os => os.map(o => [o.value, o.textContent])")
     kinds = page.evaluate("fetch('/api/bots').then(r => r.json())")
     assert offered == [[k["kind"], k["strength"]] for k in kinds]
-    assert ["random", "easy"] in offered and ["heuristic", "normal"] in offered
+    assert offered == [["random", "easy"], ["heuristic", "normal"], ["hard", "hard"]]
     # Each game offers its own bots, the normal one picked.
     for game in page.evaluate("fetch('/api/games').then(r => r.json())"):
         page.check(f"#game-{game['name']}")

@@ -86,14 +86,22 @@ async def test_a_dead_worker_is_replaced_and_the_decision_still_made() -> None:
         workers.close()
 
 
-async def test_a_table_of_bots_plays_its_match_through_the_workers() -> None:
+@pytest.mark.parametrize(("game", "bots", "strengths"), [
+    ("mate", ("greedy", "perfect"), ["normal", "hard"]),
+    ("dingo", ("hard", "heuristic", "random", "hard"), ["hard", "normal", "easy", "hard"]),
+])
+async def test_a_table_of_bots_plays_its_match_through_the_workers(
+        game: str, bots: tuple[str, ...], strengths: list[str]) -> None:
     h = Harness(fast_config(bot_processes=2))
     try:
-        table, host = await h.table(game="mate", bots=((0, "greedy"), (1, "perfect")))
+        rules = {"games_to_win": 1} if game == "dingo" else {}
+        table, host = await h.table(game=game, bots=tuple(enumerate(bots)), **rules)
         admin, _ = await h.join(table, host)
         await table.submit(admin, {"type": "start"})
-        await wait_until(lambda: table.match_id is not None, timeout=60)
+        await wait_until(lambda: table.match_id is not None, timeout=120)
         assert h.manager.bot_workers._pool is not None  # it did think there
-        assert h.store.matches[-1]["game"] == "mate"
+        record = h.store.matches[-1]
+        assert record["game"] == game
+        assert [p["strength"] for p in record["players"]] == strengths
     finally:
         await h.close()
