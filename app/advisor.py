@@ -65,7 +65,8 @@ class Advisor:
             try:
                 advice = await self.workers.run(
                     advise_game, game.setup["hands"], game.setup["dealer"], game.actions,
-                    game.people, open_discards=bool(game.options.get("open_discards")),
+                    game.people, skip=game.stand_in,
+                    open_discards=bool(game.options.get("open_discards")),
                     seed=game.setup.get("seed", 0), deals=self.deals, playouts=self.playouts)
             except Exception as exc:
                 # A game the advice cannot be worked out for must not be retried forever.

@@ -15,6 +15,7 @@ from recordkit import game_record
 
 from app.advisor import Advisor
 from app.config import Settings
+from app.db.match_record import from_legacy
 from app.db.session import create_engine
 from app.db.store import create_store
 from app.main import create_app
@@ -86,6 +87,21 @@ async def test_advice_is_worked_out_in_the_background_and_shown(url: str) -> Non
         assert advice["mistakes"][1] == sum(d["mistake"] for d in advice["decisions"])
     other = await _get(url, f"/api/matches/{mate}")
     assert other["game"] == "mate"
+
+
+async def test_steps_a_stand_in_played_are_shown_and_not_judged(url: str) -> None:
+    record = from_legacy(play_match_record(46, bots=(False, True, True, True)))
+    ann = [i for i, a in enumerate(record["games"][0]["actions"], start=1) if a["seat"] == 0]
+    record["games"][0]["stand_in"] = ann[:2]  # Ann was away for her first two choices
+    (match_id,) = await _store(url, record)
+    engine = create_engine(url)
+    try:
+        await Advisor(engine, BotWorkers(0), deals=1, playouts=1).work()
+    finally:
+        await engine.dispose()
+    replay = await _get(url, f"/api/matches/{match_id}/games/1/replay")
+    assert replay["stand_in"] == ann[:2]
+    assert [d["index"] for d in replay["advice"]["decisions"]] == ann[2:]
 
 
 async def test_a_game_whose_advice_fails_is_not_tried_again(url: str, monkeypatch:

@@ -201,6 +201,8 @@ class GameReplay(BaseModel):
     #: The rule that decided the game in words (``explain_winner``; the live table says the same).
     winner_rule: str | None = None
     advice: Advice
+    #: Steps a stand-in bot played for a person who was away or out of time.
+    stand_in: list[int] = []
 
 
 class Frame(BaseModel):
@@ -410,7 +412,8 @@ async def replay(match_id: MatchId, number: GameNumber,
                            open_discards=bool(match.options.get("open_discards")))
     return GameReplay(match_id=match_id, game=DINGO, game_title=game_title(DINGO),
                       number=number, dealer=setup["dealer"], seed=setup.get("seed"),
-                      players=players, advice=_advice(game.advice), **replayed)
+                      players=players, advice=_advice(game.advice),
+                      stand_in=game.stand_in or [], **replayed)
 
 
 async def _generic_replay(session: AsyncSession, match: MatchRecord, game: GameRecord,

@@ -21,6 +21,7 @@ class PendingGame:
     actions: list[dict[str, Any]]
     options: dict[str, Any]
     people: list[int]  # the seats people played
+    stand_in: list[int]  # steps a bot played for an absent person: not theirs to judge
 
 
 async def pending_games(engine: AsyncEngine, limit: int) -> list[PendingGame]:
@@ -28,7 +29,7 @@ async def pending_games(engine: AsyncEngine, limit: int) -> list[PendingGame]:
     async with engine.connect() as conn:
         rows = (await conn.execute(
             select(GameRecord.match_id, GameRecord.number, GameRecord.setup,
-                   GameRecord.actions, MatchRecord.options)
+                   GameRecord.actions, GameRecord.stand_in, MatchRecord.options)
             .join(MatchRecord, MatchRecord.id == GameRecord.match_id)
             .where(GameRecord.advice.is_(None))
             .order_by(GameRecord.match_id.desc(), GameRecord.number)
@@ -41,7 +42,7 @@ async def pending_games(engine: AsyncEngine, limit: int) -> list[PendingGame]:
                 .order_by(MatchPlayer.seat))).all():
             people[p.match_id].append(p.seat)
     return [PendingGame(r.match_id, r.number, r.setup, r.actions, r.options,
-                        people[r.match_id]) for r in rows]
+                        people[r.match_id], r.stand_in or []) for r in rows]
 
 
 async def save_advice(engine: AsyncEngine, match_id: int, number: int,

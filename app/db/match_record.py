@@ -8,7 +8,7 @@ The table server hands ``finish_match`` a JSON-able record::
                  {"seat": 1, "name": "Ada", "bot": true, "strength": "hard"}, ...one per seat],
      "started_at": "2026-11-21T23:00:00+00:00", "ended_at": "...",
      "games": [{"number": 1, "setup": {...}, "actions": [...], "result": {...} | null,
-                "winner": 1 | null}, ...],
+                "winner": 1 | null, "stand_in": [3, 7]}, ...],
      "scoreboard": {...MatchState.scoreboard(): "rule", "standing", ...},
      "standing": [per seat], "winner": 1 | null,
      "record": {...MatchState.record()...}}
@@ -71,6 +71,9 @@ class GameIn(_Record):
     actions: list[Any]
     result: dict[str, Any] | None
     winner: Seat | None
+    #: The steps (1 for the first action) a stand-in bot played for a person who was away
+    #: or out of time: they are not that person's decisions.
+    stand_in: list[Annotated[int, Field(strict=True, ge=1)]] = []
 
 
 class MatchIn(_Record):
@@ -202,6 +205,10 @@ def parse_match_record(record: object) -> MatchRows:
         if p.strength is not None and not p.bot:
             raise ValueError(f"match record: players: seat {p.seat} is a person, who has "
                              "no bot strength")
+    for g in m.games:
+        if g.stand_in != sorted(set(g.stand_in)) or any(i > len(g.actions) for i in g.stand_in):
+            raise ValueError(f"match record: game {g.number}: stand_in must list steps of its "
+                             "actions, in order, once each")
     if sorted(p.seat for p in m.players) != list(range(seats)):
         raise ValueError(f"match record: players must hold seats {_seat_list(seats)} "
                          "once each")
@@ -233,7 +240,8 @@ def parse_match_record(record: object) -> MatchRows:
         players=[{"seat": p.seat, "seats": seats, "name": p.name, "name_key": name_key(p.name),
                   "is_bot": p.bot, "bot_strength": p.strength}
                  for p in sorted(m.players, key=lambda p: p.seat)],
-        games=[{**g, "seats": seats, "advice": _no_advice(m)} for g in games],
+        games=[{**g, "seats": seats, "advice": _no_advice(m), "stand_in": src.stand_in}
+               for g, src in zip(games, m.games, strict=True)],
     )
 
 

@@ -224,6 +224,9 @@ class GameRecord(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: None for a drawn game.
     winner: Mapped[int | None] = mapped_column(SmallInteger)
+    #: The steps (1 for the first action) a stand-in bot played for an absent person; None
+    #: for games recorded before they were kept.
+    stand_in: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True))
     #: The advice after the game (``app.game.advice``); ``{"none": why}`` for a game that
     #: gets none (no person played, or no advice for that game yet) or whose advice could
     #: not be worked out; None until the background worker has done it.

@@ -20,7 +20,7 @@ Standard library and the rules engine only; deterministic for a given ``seed``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from .actions import Action
@@ -61,9 +61,11 @@ def _values(make: Callable[[int], Game], legal: Sequence[Action], seat: int,
 
 
 def advise_game(hands: Sequence[Sequence[str]], dealer: int, actions: Sequence[dict[str, Any]],
-                seats: Sequence[int], *, open_discards: bool = False, seed: int = 0,
-                deals: int = DEALS, playouts: int = HINDSIGHT_PLAYOUTS) -> dict[str, Any]:
-    """The advice for the decisions of ``seats`` (the people) in one recorded game.
+                seats: Sequence[int], *, skip: Collection[int] = (), open_discards: bool = False,
+                seed: int = 0, deals: int = DEALS,
+                playouts: int = HINDSIGHT_PLAYOUTS) -> dict[str, Any]:
+    """The advice for the decisions of ``seats`` (the people) in one recorded game, but for
+    the steps in ``skip`` (played for them by a stand-in bot while they were away).
 
     ``{"deals": n, "playouts": m, "decisions": [{"index", "seat", "played", "best",
     "known": {"lost", "best_value", "played_value"}, "hindsight": {"best", "lost"},
@@ -83,7 +85,7 @@ def advise_game(hands: Sequence[Sequence[str]], dealer: int, actions: Sequence[d
             view = game.view(seat)
             legal = [Action.from_dict(a) for a in view["legal"]]
             guides[seat].choose(view)  # brings its memory up to this view
-            if len(legal) > 1:
+            if len(legal) > 1 and index not in skip:
                 decisions.append(_judge(view, legal, action, hands, dealer, done,
                                         guides[seat], open_discards, rng, deals, playouts,
                                         index))

@@ -53,7 +53,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +104,8 @@ class MatchInfo:
     started_at: str
     ended_at: str | None = None
     recorded: bool = False
+    #: Per game, the steps a stand-in bot played for an absent person (``auto`` actions).
+    stand_in: list[list[int]] = field(default_factory=list)
 
 
 _second_iso: tuple[int, str] = (0, "")
@@ -150,6 +152,7 @@ class Table(TableViews, TableClock):
         #: all recipients), else None: checked once per match, not per view.
         self._split: SplitViews | None = None
         self._deals = 0  # games dealt at this table: a new one restarts the game's events
+        self._game_steps = 0  # actions applied in the current game
         self._game_over = False  # ``game_over``
         #: Per seat that may act: the version its decision was put to it at.
         self._deciding: dict[int, int] = {}
@@ -219,7 +222,10 @@ class Table(TableViews, TableClock):
             action: JSON = entry["action"]
             actor: int = entry["seat"] if "seat" in entry else action["seat"]
             events = self.match.apply(actor, action)
+            self._game_steps += 1
             if entry.get("auto"):
+                assert self.info is not None
+                self.info.stand_in[-1].append(self._game_steps)
                 events.insert(0, Event({"type": "auto_move", "seat": actor,
                                         "reason": entry["auto"]}))
             if self.match.between_games or self.match.over:
@@ -354,6 +360,9 @@ class Table(TableViews, TableClock):
         """A game was dealt: its events start afresh (for late joiners and the bots)."""
         self._deals += 1
         self._game_events = []
+        self._game_steps = 0
+        if self.info is not None:
+            self.info.stand_in.append([])
 
     def _bot_seed(self, seat: int, seq: int) -> int:
         """Bots are seeded from the log, so a restored table rebuilds the same bots."""
@@ -452,7 +461,8 @@ class Table(TableViews, TableClock):
             "started_at": self.info.started_at,
             "ended_at": self.info.ended_at,
             "games": [{"number": i + 1, "setup": g["setup"], "actions": g["actions"],
-                       "result": g["result"], "winner": g["winner"]}
+                       "result": g["result"], "winner": g["winner"],
+                       "stand_in": self.info.stand_in[i]}
                       for i, g in enumerate(record["games"])],
             "scoreboard": scoreboard,
             "standing": scoreboard["standing"],

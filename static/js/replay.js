@@ -113,6 +113,7 @@ function drawNow(frame) {
     .map((ev) => describeEvent(ev, names)).filter(Boolean);
   fill(box,
     h("p", { class: "step-now__title" }, `Step ${frame.index}: ${frame.text}`),
+    standIn(frame.index) ? h("p", { class: "muted" }, `A stand-in bot chose this for ${nameOf(frame.action.seat)}, who was away or out of time.`) : null,
     adviceOn(frame.index) ? adviceEl(adviceOn(frame.index)) : null,
     lines.length ? h("ul", { class: "step-events" }, lines.map((parts) => lineEl(parts, "li"))) : null,
     frame.score_changes.map((ch) => h("div", { class: "score-change" },
@@ -131,6 +132,9 @@ function adviceOn(index) {
   const advice = R.data.advice;
   return advice && advice.status === "ready" ? advice.decisions.find((d) => d.index === index) : undefined;
 }
+
+/** Whether a stand-in bot played step ``index`` for an absent person. */
+const standIn = (index) => (R.data.stand_in || []).includes(index);
 
 /** A Dingo action in words: "passing K♠", "playing 5♣ 5♠", "letting the hunt pass". */
 function actionWords(action) {
@@ -186,6 +190,7 @@ function drawSteps() {
       h("span", { class: "step-btn__n" }, String(i)),
       h("span", {}, i === 0 ? "The deal" : frame.text),
       adviceOn(i)?.mistake ? h("span", { class: "badge badge--mistake" }, "Mistake") : null,
+      standIn(i) ? h("span", { class: "badge", title: "A stand-in bot chose this" }, "Bot") : null,
       frame.score_changes && frame.score_changes.some((c) => c.rule !== "void")
         ? h("span", { class: "badge badge--win" }, frame.score_changes.map((c) => rankLabel(c.rank)).join(" ")) : null))));
 }

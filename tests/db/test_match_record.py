@@ -179,6 +179,8 @@ def _illegal(record: dict[str, Any]) -> None:
                       {"seat": 0, "name": "B", "bot": False}]), "seats 0 and 1 once each"),
     (_set("players", [{"seat": 0, "name": "A", "bot": False, "strength": "hard"},
                       {"seat": 1, "name": "B", "bot": True}]), "seat 0 is a person"),
+    (_set("games.0.stand_in", [99]), "stand_in must list steps"),
+    (_set("games.0.stand_in", [2, 1]), "stand_in must list steps"),
     (_set("winner", 2), "winner: 2 is not a seat"),
     (_set("games.0.winner", 3), r"games\.0\.winner: 3 is not a seat"),
     (_set("options", {"nope": 1}), "options: unknown option"),

@@ -164,7 +164,8 @@ async def test_old_matches_list_show_and_replay_as_before(
             assert replay == {**old_replay, "game": "dingo", "game_title": "Dingo",
                               "advice": {"status": "pending", "why": None, "deals": None,
                                          "playouts": None, "decisions": [],
-                                         "mistakes": None}}
+                                         "mistakes": None},
+                              "stand_in": []}
 
 
 async def test_search_and_the_game_filter_find_old_matches(

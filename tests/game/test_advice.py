@@ -79,6 +79,13 @@ def test_only_the_people_and_only_real_choices_are_judged() -> None:
     assert advise_game(HANDS, 0, ACTIONS, [], deals=2)["decisions"] == []
 
 
+def test_a_step_a_stand_in_played_is_not_judged() -> None:
+    """The blunder was the timer's bot's, not Ann's: it is left out, and counted nowhere."""
+    advice = advise_game(HANDS, 0, ACTIONS, [0], skip=[BLUNDER], seed=1, deals=2, playouts=1)
+    assert BLUNDER not in [d["index"] for d in advice["decisions"]]
+    assert len(advice["decisions"]) == sum(1 for a in ACTIONS if a["seat"] == 0) - 1
+
+
 def test_the_same_seed_gives_the_same_advice() -> None:
     one = advise_game(HANDS, 0, ACTIONS[:12], [3], seed=9, deals=3, playouts=1)
     assert one == advise_game(HANDS, 0, ACTIONS[:12], [3], seed=9, deals=3, playouts=1)

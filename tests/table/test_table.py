@@ -23,6 +23,7 @@ from tablekit import (
     wait_until,
 )
 
+from app.db.match_record import parse_match_record
 from app.game import Action, Match, MatchOptions
 from app.game.bots import HeuristicBot
 from app.games.dingo import DingoBot, DingoMatch
@@ -392,6 +393,20 @@ async def test_turn_timer_moves_for_a_slow_player(harness: Harness) -> None:
     assert before["timer"]["seat"] == 0
     assert 0 < before["timer"]["deadline"] - before["timer"]["server_time"] <= 0.05
     assert not table.seats[0].away and table.seats[0].client is client
+
+
+async def test_the_record_names_the_steps_a_stand_in_played(harness: Harness) -> None:
+    """A player who never moves is played for by the timer's bot: every one of their steps
+    is listed as the stand-in's (not their decision), and no other step is."""
+    table, host = await harness.table(turn_seconds=0.02, games_to_win=1,
+                                      bots=tuple((s, "random") for s in (1, 2, 3)))
+    client, _conn = await harness.seat(table, 0, "Slow", host)
+    await table.submit(client, {"type": "start"})
+    await wait_until(lambda: table.match_id is not None, timeout=60)
+    game = harness.store.matches[-1]["games"][0]
+    mine = [i for i, a in enumerate(game["actions"], start=1) if a["seat"] == 0]
+    assert mine and game["stand_in"] == mine
+    assert parse_match_record(harness.store.matches[-1]).games[0]["stand_in"] == mine
 
 
 async def test_an_absent_player_is_played_for_and_takes_the_seat_back() -> None:
