@@ -11,13 +11,14 @@ claim of 70 points; game points to 7 make the match. The rules and every ruling:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 
 from ..contract import JSON, GameError, GameSpec, MatchState, Option
 from ..kit import RandomBot, mask_of
 from .bots import HeuristicBot
 from .replay import replay_line
-from .state import BingoMatch, Deal, Setup, check_state, parse_action
-from .tiles import tiles_in
+from .state import HAND, STOCK, BingoMatch, Deal, Setup, check_state, parse_action
+from .tiles import parse_tile, tiles_in
 
 OPTIONS: tuple[Option, ...] = (
     Option(name="open_tally", title="Open tally",
@@ -104,6 +105,118 @@ def redeal(match: MatchState, seat: int | None, rng: random.Random) -> BingoMatc
     return BingoMatch.from_record(record)
 
 
+#: Deals tried per world before ``sample_world`` gives up (each is checked by replaying).
+SAMPLE_TRIES = 400
+
+
+def sample_world(view: JSON, rng: random.Random, seen: Sequence[JSON] = ()) -> BingoMatch:
+    """A match seat ``view["seat"]`` cannot tell from the real one (see ``GameSpec``).
+
+    What the seat knows of the deal in progress comes from ``seen``, its forms of the deal's
+    events: its own dealt hand, the turn-up and the leader (``deal``), every play,
+    declaration and close of both seats (all public, so the deal's actions are known), and
+    the tiles it drew itself, in order. What it does not know: the other seat's dealt hand
+    and what the other seat drew, and the stock still face down. Those places get the
+    unknown tiles at random: first each tile the other seat played or declared, into a
+    place it could have come from (its hand, or a draw it made before showing it), then the
+    rest shuffled; the deal is replayed, and a deal under which the other seat broke a rule
+    (a follow that should have beaten) is drawn again. Earlier deals count only by their
+    score (``BingoMatch.joined``). ``ValueError``: a spectator's view, a finished deal, or
+    events that do not lead to this view.
+    """
+    seat = view.get("seat")
+    board = view.get("board") or {}
+    if seat not in (0, 1):
+        raise ValueError("a spectator's view hides both hands: nothing to sample from")
+    if board.get("result") is not None:
+        raise ValueError("the deal is over: every tile is shown")
+    number = view["match"]["deal_number"]
+    forms = [e for e in seen if isinstance(e, Mapping) and isinstance(e.get("type"), str)]
+    starts = [i for i, e in enumerate(forms) if e["type"] == "deal" and e.get("deal") == number]
+    if not starts or "hand" not in forms[starts[-1]]:
+        raise ValueError("the events of this deal, from its deal, were not seen")
+    dealt = forms[starts[-1]]
+    mine = mask_of(parse_tile(c) for c in dealt["hand"])
+    turn_up, leader, other = parse_tile(dealt["turn_up"]), dealt["leader"], 1 - seat
+    actions: list[tuple[int, JSON]] = []
+    draws: list[int | None] = []  # stock positions in drawing order: my tile, or None (other's)
+    other_draws: list[tuple[int, int]] = []  # (stock position, actions before it)
+    shown: dict[int, int] = {}  # a tile the other seat showed -> actions before it showed it
+    for e in forms[starts[-1] + 1:]:
+        kind = e["type"]
+        if kind in ("lead", "follow", "declare", "close"):
+            who = e["seat"]
+            tiles = ([e["tile"]] if kind in ("lead", "follow")
+                     else list(e["tiles"]) if kind == "declare" else [])
+            if who == other:
+                for t in map(parse_tile, tiles):
+                    shown.setdefault(t, len(actions))
+            action: JSON = ({"type": "play", "tile": e["tile"]} if kind in ("lead", "follow")
+                            else {"type": "declare", "tiles": tiles} if kind == "declare"
+                            else {"type": "close"})
+            actions.append((who, action))
+        elif kind == "draw" and not e.get("turn_up"):
+            if e["seat"] == other:
+                other_draws.append((len(draws), len(actions)))
+                draws.append(None)
+            else:
+                draws.append(parse_tile(e["tile"]))
+    known = mine | (1 << turn_up) | mask_of(t for t in draws if t is not None)
+    unknown = [t for t in range(28) if not known >> t & 1]
+    shown = {t: before for t, before in shown.items() if not known >> t & 1}  # (the turn-up)
+    for _ in range(SAMPLE_TRIES):
+        world = _try_world(view, rng, seat, mine, turn_up, leader, number, actions, draws,
+                           other_draws, shown, unknown)
+        if world is not None:
+            return world
+    raise ValueError("no deal consistent with what the seat saw was found")
+
+
+def _try_world(view: JSON, rng: random.Random, seat: int, mine: int, turn_up: int,
+               leader: int, number: int, actions: list[tuple[int, JSON]],
+               draws: list[int | None], other_draws: list[tuple[int, int]],
+               shown: dict[int, int], unknown: list[int]) -> BingoMatch | None:
+    """One random deal of the unknown tiles to the places the seat cannot see, replayed; None
+    if the replay breaks a rule or does not give ``view``."""
+    hand_slots = HAND  # the other seat's dealt hand, still to fill
+    other_hand = 0
+    drawn_by_other: dict[int, int] = {}  # stock position -> tile
+    free_draws = [(pos, before) for pos, before in other_draws]
+    for tile, before in sorted(shown.items(), key=lambda item: item[1]):
+        choices = ["hand"] * hand_slots + [pos for pos, b in free_draws if b <= before]
+        if not choices:
+            return None
+        place = rng.choice(choices)
+        if place == "hand":
+            other_hand |= 1 << tile
+            hand_slots -= 1
+        else:
+            drawn_by_other[int(place)] = tile
+            free_draws = [(pos, b) for pos, b in free_draws if pos != place]
+    rest = [t for t in unknown if t not in shown]
+    rng.shuffle(rest)
+    for _ in range(hand_slots):
+        other_hand |= 1 << rest.pop()
+    stock: list[int] = []
+    for pos in range(STOCK):
+        if pos < len(draws) and draws[pos] is not None:
+            stock.append(draws[pos])  # type: ignore[arg-type]
+        elif pos in drawn_by_other:
+            stock.append(drawn_by_other[pos])
+        else:
+            stock.append(rest.pop())
+    hands = (mine, other_hand) if seat == 0 else (other_hand, mine)
+    before_deal = view["match"]["before_deal"]
+    setup = Setup(hands, tuple(stock), turn_up, leader, (before_deal[0], before_deal[1]))
+    world = BingoMatch.joined({"open_tally": bool(view["board"]["open_tally"])}, setup, number)
+    try:
+        for who, action in actions:
+            world.apply(who, action)
+    except GameError:
+        return None
+    return world if world.view(seat) == view else None
+
+
 def invariants(match: MatchState) -> None:
     check_state(_ours(match))
 
@@ -124,5 +237,6 @@ GAME = GameSpec(
     playable=True,
     bot_order=("random", "heuristic"),
     redeal=redeal,
+    sample_world=sample_world,
     invariants=invariants,
 )

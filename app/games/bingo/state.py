@@ -741,8 +741,19 @@ class BingoMatch:
         self._rng = random.Random(seed)
         self._first_leader = self._rng.randrange(2)
         self._setups = list(setups or [])
+        #: Deals before the first of ``deals``, and the game points they left (``joined``).
+        self._before: tuple[int, tuple[int, int]] = (0, (0, 0))
         self.deals: list[Deal] = []
         self._opening = self._new_deal()
+
+    @classmethod
+    def joined(cls, options: Mapping[str, Any], setup: Setup, deal_number: int) -> BingoMatch:
+        """A match seen from deal ``deal_number`` on, dealt ``setup``: the deals before it are
+        known only by the score they left (``setup.match_points``), as a seat's view shows
+        them. A determinized world (``sample_world``) is one."""
+        match = cls(0, options, [setup])
+        match._before = (deal_number - 1, setup.match_points)
+        return match
 
     def _next_setup(self) -> Setup:
         index = len(self.deals)
@@ -781,7 +792,7 @@ class BingoMatch:
         return self.deals[-1]
 
     def totals(self) -> list[int]:
-        t = [0, 0]
+        t = list(self._before[1])
         for d in self.deals:
             gp = d.game_points()
             t[0] += gp[0]
@@ -857,7 +868,7 @@ class BingoMatch:
             "seat": seat,
             **acting_keys(self, seat),
             "match": {
-                "deal_number": len(self.deals),
+                "deal_number": self._before[0] + len(self.deals),
                 "target": TARGET,
                 "match_points": self.totals(),
                 "before_deal": list(self.deal.setup.match_points),
