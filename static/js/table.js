@@ -225,7 +225,11 @@ function onState(msg) {
   // The host role can move (it passes on when the host is gone, or is handed over).
   if (msg.seats.some((s) => s.host)) S.host = S.seat !== null && Boolean(msg.seats[S.seat].host);
   else S.host = Boolean(S.welcomeHost);
-  if (S.pending && msg.v > S.pending.v) S.pending = null;
+  // A move in flight is answered by its own `ack` or `error` (sent before the state it
+  // makes). A state from someone else's move meanwhile (the other half of a simultaneous
+  // decision) is not that answer: the hand stays busy, else a second move would go out and
+  // be refused as stale. Only a state that no longer asks this seat ends the wait.
+  if (S.pending && !toAct(msg.game).includes(S.seat)) S.pending = null;
   if (msg.log) replaceGameLog(msg.log, makeCtx());
   if (S.wasLost && prev) addLog([["Reconnected."]], "meta");
   S.wasLost = false;
