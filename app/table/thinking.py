@@ -21,6 +21,8 @@ import functools
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,14 +37,32 @@ T = TypeVar("T")
 
 #: How much lower than the server's the workers' CPU priority is (``nice`` steps).
 NICE = 10
+#: How often a worker checks that its server is still there.
+SERVER_WATCH_SECONDS = 1.0
 
 
-def _lower_priority(steps: int) -> None:
-    """Nicer by ``steps``, and on Linux in the idle scheduling class: a worker then runs only
-    on CPU time nothing else wants, and the server preempts it the moment it wakes up."""
+def _start_worker(steps: int, server: int) -> None:
+    """A new worker: nicer by ``steps``, and on Linux in the idle scheduling class (it then
+    runs only on CPU time nothing else wants, and the server preempts it the moment it wakes
+    up); and it ends when the server process ``server`` is gone, even killed outright."""
     os.nice(steps)
     with contextlib.suppress(AttributeError, OSError):  # not Linux, or refused
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    threading.Thread(target=_outlive_no_server, args=(server,), daemon=True,
+                     name="server-watch").start()
+
+
+def _outlive_no_server(server: int) -> None:
+    """A killed server (``kill -9``) cannot stop its pool: its workers would think on,
+    orphaned, for ever. Each looks once a second and leaves when the server is gone."""
+    while True:
+        time.sleep(SERVER_WATCH_SECONDS)
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid is someone else's now: ours is gone
+            os._exit(0)
 
 
 def _choose(bot: Bot, view: JSON) -> tuple[JSON, Bot]:
@@ -68,7 +88,7 @@ class BotWorkers:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 self.processes, mp_context=multiprocessing.get_context("forkserver"),
-                initializer=_lower_priority, initargs=(self.nice,))
+                initializer=_start_worker, initargs=(self.nice, os.getpid()))
         return self._pool
 
     async def choose(self, bot: Bot, view: JSON) -> tuple[JSON, Bot]:

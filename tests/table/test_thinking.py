@@ -6,6 +6,10 @@ import asyncio
 import os
 import random
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from tablekit import Harness, fast_config, wait_until
@@ -105,3 +109,51 @@ async def test_a_table_of_bots_plays_its_match_through_the_workers(
         assert [p["strength"] for p in record["players"]] == strengths
     finally:
         await h.close()
+
+
+#: A server stand-in: makes its bot workers think once, says their pids, then waits.
+SERVER = """
+import asyncio, os, sys
+from app import games
+from app.table.thinking import BotWorkers
+
+async def main():
+    workers = BotWorkers(processes=2)
+    spec = games.get("mate")
+    match = spec.new_match(1, spec.check_options({}))
+    (seat,) = match.to_act()
+    await asyncio.gather(*(workers.choose(spec.bots["greedy"](i), match.view(seat))
+                           for i in range(4)))
+    print(" ".join(map(str, workers._executor()._processes)), flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def test_the_workers_of_a_killed_server_end_too(tmp_path: Path) -> None:
+    """kill -9 gives a server no chance to stop its pool: the workers leave by themselves."""
+    server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE,
+                              cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert server.stdout is not None
+        pids = [int(p) for p in server.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+    finally:
+        server.kill()
+        server.wait()
+        if server.stdout is not None:
+            server.stdout.close()
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in pids), "a worker outlived its server"
+
+
+def _alive(pid: int) -> bool:
+    """Running (not a zombie waiting for its parent to read its exit)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
