@@ -73,6 +73,13 @@ def _priority() -> tuple[int, int, int | None]:
     return os.getpid(), os.nice(0), policy
 
 
+def test_a_tables_hard_bot_counts_the_cpu_it_was_given() -> None:
+    """In a worker at the lowest priority its wall-clock time is not its own: on a busy
+    server it thinks as long as ever and answers later."""
+    bot = games.get("dingo").bots["hard"](3)
+    assert bot.bot.clock is time.process_time  # type: ignore[attr-defined]
+
+
 async def test_a_dead_worker_is_replaced_and_the_decision_still_made() -> None:
     workers = BotWorkers(processes=1)
     try:

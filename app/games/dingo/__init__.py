@@ -9,12 +9,14 @@ command treat Dingo like every other game. The rules: ``docs/rules.md``.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.game import Action, Game, Match, MatchOptions, codes, make_bot
 from app.game.actions import read_action as engine_read_action
 from app.game.determinize import knowledge, sample
+from app.game.hard import HardBot
 from app.game.replay import replay_line
 
 from ..contract import JSON, Event, GameSpec, Illegal, Malformed, MatchState, Option, shown
@@ -237,6 +239,10 @@ class DingoBot:
         self.kind = kind
         self.seed = seed
         self.bot = make_bot(kind, seed)
+        if isinstance(self.bot, HardBot):
+            # At a table it thinks in a worker at the lowest CPU priority: its budget counts
+            # the CPU it was given, so a busy server makes it answer later, never weaker.
+            self.bot.clock = time.process_time
 
     def observe(self, event: JSON) -> None:
         self.bot.observe(event)
