@@ -15,11 +15,13 @@ What a Dingo table is here:
 - four WebSockets on ``/ws/{id}``: seat 0 says ``hello`` with the host token, the others
   ``hello`` null; each then ``sit``s on its seat (and keeps the seat token it gets); the
   host sends ``start`` once its view shows all four seats taken;
-- each seat reports every ``state`` to the harness with ``turn = game.to_act`` (or -1)
-  and ``hand = game.legal`` (the legal actions of that seat's own view, so the
-  harness's random pick is a uniformly random *legal* move: real Dingo); the pick goes
-  back as a ``discard``/``pass``/``play`` intent with a fresh ``id`` and the ``v`` it was
-  made on;
+- each socket keeps its state: the full ``state`` that answers ``hello``, patched by
+  every ``delta`` (``app.table.patch.apply``; a delta that does not start from the
+  socket's version is a protocol error, answered with ``sync``); after each, a seat
+  reports it to the harness with ``turn = game.to_act`` (or -1) and ``hand = game.legal``
+  (the legal actions of that seat's own view, so the harness's random pick is a
+  uniformly random *legal* move: real Dingo); the pick goes back as a
+  ``discard``/``pass``/``play`` intent with a fresh ``id`` and the ``v`` it was made on;
 - between games every seat sends ``ready`` (after a match, ``rematch``);
 - an ``error`` answer to a move is a rejection (``core.on_rejected``); an ``error`` to
   anything else is counted as an error too (``adapter_notes.protocol_errors``).
@@ -39,7 +41,9 @@ import asyncio
 import importlib.util
 import itertools
 import os
+import statistics
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -67,10 +71,12 @@ def load_harness(perf_dir: Path = PERF_DIR) -> ModuleType:
 
 
 lg = load_harness()
+sys.path.insert(0, str(REPO))  # the delta format's ``apply``, standard library only
+from app.table import patch  # noqa: E402
+
 orjson = lg.orjson
 dumps, loads = orjson.dumps, orjson.loads
 
-STATE_PREFIX = b'{"type":"state","v":'
 
 #: Set by ``main`` from the extra options; the adapter reads it when it is built.
 OPTIONS = argparse.Namespace(games_to_win=50, idle=False)
@@ -91,8 +97,15 @@ class DingoAdapter:
         self.readers: list[asyncio.Task[None]] = []
         self._ids = itertools.count(1)
         # counters for adapter_notes
-        self.states = 0
+        self.states = 0  # full states: the answers to hello and sync
         self.state_bytes = 0
+        self.deltas = 0
+        self.delta_bytes = 0
+        #: In the measurement window: the size of every delta a seat got for a change it
+        #: did not make (no ack); all delta bytes, and the game actions acked in them.
+        self.bystander_bytes: list[int] = []
+        self.window_bytes = 0
+        self.window_actions = 0
         self.acks = 0
         self.protocol_errors = 0
         self.disconnects = 0
@@ -162,6 +175,12 @@ class DingoAdapter:
             "rematch_votes": self.votes["m"],
             "state_frames": self.states,
             "state_bytes_mean": round(self.state_bytes / self.states) if self.states else None,
+            "delta_frames": self.deltas,
+            "delta_bytes_mean": round(self.delta_bytes / self.deltas) if self.deltas else None,
+            "bystander_delta_bytes_median": (statistics.median(self.bystander_bytes)
+                                             if self.bystander_bytes else None),
+            "delta_bytes_per_action": (round(self.window_bytes / self.window_actions)
+                                       if self.window_actions else None),
         }
 
     # -- the protocol ------------------------------------------------------------------
@@ -207,35 +226,12 @@ class DingoAdapter:
             return dumps({"type": "rematch", "id": f"m{next(self._ids)}"}).decode()
         return None
 
-    def _glance(self, core: Any, table: Any, seat: int, data: bytes) -> bool:
-        """A seat's ``state`` while another seat is to act: read ``v`` and ``to_act`` only.
-
-        Parsing every 2 KB view in full would make the generator, not the server,
-        the bottleneck at a few thousand moves per second; a seat that is not to
-        act needs nothing else (the harness only tracks versions and turns). The
-        keys are unique in a state message and ``v`` comes right after ``type``;
-        anything unexpected (another status, a key missing) returns False and the
-        frame is parsed in full. True: the frame was handled.
-        """
-        i = len(STATE_PREFIX)
-        j = data.find(b",", i)
-        k = data.find(b'"status":"playing"', j)
-        t = data.find(b'"to_act":', k)
-        if j < 0 or k < 0 or t < 0:
-            return False
-        to_act = data[t + 9:t + 10]
-        if not to_act.isdigit() or int(to_act) == seat:
-            return False  # nobody to act, or this seat: it needs the legal moves
-        self.states += 1
-        self.state_bytes += len(data)
-        core.on_view(table, seat, int(data[i:j]), int(to_act), [])
-        return True
-
     async def _read(self, core: Any, table: Any, seat: int | None, ws: Any,
                     joined: asyncio.Future[None]) -> None:
         import aiohttp
 
         text, binary = aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY
+        state: dict[str, Any] | None = None  # this socket's copy of its state
         try:
             while True:
                 msg = await ws.receive()
@@ -247,30 +243,42 @@ class DingoAdapter:
                         core.first_error = core.first_error or f"connection closed: {msg!r}"
                     return
                 data = msg.data
-                if seat is not None and data.startswith(STATE_PREFIX):
-                    seen = self._glance(core, table, seat, data)
-                    if seen:
-                        continue
-                elif seat is None and data.startswith(STATE_PREFIX):
-                    self.states += 1
-                    self.state_bytes += len(data)
-                    core.on_spectator_view(table)
-                    continue
                 m = loads(data)
                 kind = m["type"]
                 reply = None
-                if kind == "state":
-                    self.states += 1
-                    self.state_bytes += len(data)
+                if kind == "delta":
+                    if state is None or m["from"] != state["v"]:
+                        self._protocol_error(core, f"a delta from v{m['from']} at "
+                                                   f"v{None if state is None else state['v']}")
+                        state = None
+                        await ws.send_str('{"type":"sync"}')
+                        continue
+                    patch.apply(state, m["patch"], m.get("gone") or [])
+                    state["v"] = m["v"]
+                    self.deltas += 1
+                    self.delta_bytes += len(data)
+                    window = getattr(core, "window", None)
+                    if window is not None and window[0] <= time.perf_counter() < window[1]:
+                        # What every recipient gets per action, and a bystander per message.
+                        self.window_bytes += len(data)
+                        if (m.get("ack") or " ")[0] == "a":
+                            self.window_actions += 1
+                        elif "ack" not in m and seat is not None:
+                            self.bystander_bytes.append(len(data))
+                    if "ack" in m:
+                        self._acked(m["ack"])
+                if kind in ("state", "delta"):
+                    if kind == "state":
+                        state = m
+                        self.states += 1
+                        self.state_bytes += len(data)
+                    assert state is not None
                     if seat is None:
                         core.on_spectator_view(table)
                     else:
-                        reply = self._on_state(core, table, seat, m)
+                        reply = self._on_state(core, table, seat, state)
                 elif kind == "ack":
-                    self.acks += 1
-                    first = (m["id"] or " ")[0]
-                    if first in "grm":
-                        self.votes[first] += 1
+                    self._acked(m["id"])
                 elif kind == "error":
                     intent_id = m.get("id") or ""
                     text_ = f"{m.get('code')}: {m.get('message')} (id {intent_id})"
@@ -298,6 +306,12 @@ class DingoAdapter:
                 joined.set_exception(exc)
             if core.running:
                 core.first_error = core.first_error or f"connection lost: {exc!r}"
+
+    def _acked(self, intent_id: str | None) -> None:
+        self.acks += 1
+        first = (intent_id or " ")[0]
+        if first in "grm":
+            self.votes[first] += 1
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,11 +13,14 @@ Every run starts a fresh server pinned to CPU0 (``taskset -c 0``) and drives it 
 ``DATABASE_URL`` on a fresh SQLite file in a temporary directory, so every action is
 committed (WAL, fsync) before anyone is told about it.
 
-Standard scenarios (Dingo only; targets from issue 8):
-  paced1000  1,000 tables paced at one action / 2 s per table  p99 < 25 ms, zero errors
+Standard scenarios (targets from issues 8 and 19):
+  paced1000  1,000 tables paced at one action / 2 s per table  p99 < 25 ms, zero errors;
+             Dingo and the bare FastAPI floor in turn          p99 <= 2x the floor's
   closed     50 tables closed loop                             >= 3,000 actions/s
   idle       2,500 tables x 4 seated sockets held              <= 40 KB per connection,
              (RSS connected - RSS before) / connections        10,000 connections held
+Messages (issue 19): the median size of a delta to a seat that did not act <= 300 bytes,
+and delta bytes per action over all recipients, from the Dingo runs' generator.
 Comparison (bare FastAPI floor, dingo, boardgame.io; the shared harness's scenarios):
   closed     50 tables closed loop         (the dingo runs double as the standard "closed")
   paced      500 tables, one action / 2 s per table
@@ -64,7 +67,10 @@ DINGO_PORT = 18904
 MAX_PER_ADDRESS = 20_000
 
 TARGETS = {"paced1000_p99_ms": 25.0, "closed_actions_per_s": 3000.0, "idle_kb_per_conn": 40.0,
-           "idle_connections": 10_000}
+           "idle_connections": 10_000,
+           # issue 19
+           "closed_x_bgio": 2.0, "cpu_per_1k_x_bare": 2.5, "paced1000_p99_x_bare": 2.0,
+           "bystander_bytes": 300.0}
 
 # name -> loadgen arguments; quick variants are small and short
 FULL = {
@@ -339,10 +345,10 @@ def report(std: list[dict], cmp_runs: list[dict], cmp_jsonl: Path, quick: bool,
         "(fsync) before it is announced. Each table is a 50-game match with no bots and no "
         "turn timer; its four seats are load-generator clients playing uniformly random legal"
         " moves from their own views (real Dingo). Latency is from sending an intent to the "
-        "moment all four seats hold the resulting `state`. The machine is a small shared VM: "
-        "figures move by 15% or more between runs, so each is given as median (min-max) over "
-        "the runs, and `load` is the 1-minute load average before each run (2.0 = both CPUs "
-        "busy with other work).",
+        "moment all four seats hold the resulting state (each has applied its `delta`). "
+        "The machine is a small shared VM: figures move by 15% or more between runs, so "
+        "each is given as median (min-max) over the runs, and `load` is the 1-minute load "
+        "average before each run (2.0 = both CPUs busy with other work).",
         "",
         f"- Host: {v.get('host')}",
         f"- Server venv: {v.get('server')}",
@@ -382,13 +388,15 @@ def report(std: list[dict], cmp_runs: list[dict], cmp_jsonl: Path, quick: bool,
         lines.append(f"| {idle[0]['tables']:,} tables x 4 seated sockets idle | <= 40 KB per "
                      f"connection, 10,000 held | {spread(kb, '.1f')} KB, held {held} | "
                      f"{verdict(ok)} |")
+    lines += issue19(std, cmp_runs)
     lines.append("")
 
     if paced or closed:
         lines += ["### Dingo runs", "",
                   "| run | load | actions/s | p50 ms | p95 ms | p99 ms | max ms | errors | "
-                  "srv CPU | srv CPU-s/1k act | srv RSS MB | gen CPU | state bytes |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "srv CPU | srv CPU-s/1k act | srv RSS MB | gen CPU | delta bytes to a "
+                  "bystander (median) | delta bytes per action |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in paced + closed:
             lat, srv = r["latency_ms"], r["server"]
             notes = r.get("adapter_notes") or {}
@@ -397,7 +405,8 @@ def report(std: list[dict], cmp_runs: list[dict], cmp_jsonl: Path, quick: bool,
                 f"{r['actions_per_s']:,.0f} | {lat['p50']} | {lat['p95']} | {lat['p99']} | "
                 f"{lat['max']} | {r['errors']['total']} | {srv['cpu_util']} | "
                 f"{srv['cpu_s_per_1000_actions']} | {srv['rss_mb']} | "
-                f"{r['generator']['cpu_util']} | {notes.get('state_bytes_mean')} |")
+                f"{r['generator']['cpu_util']} | {notes.get('bystander_delta_bytes_median')} | "
+                f"{notes.get('delta_bytes_per_action')} |")
         lines.append("")
     if idle:
         lines += ["### Idle connections", "",
@@ -455,6 +464,49 @@ def report(std: list[dict], cmp_runs: list[dict], cmp_jsonl: Path, quick: bool,
               "--duration 30",
               "```", ""]
     return "\n".join(lines)
+
+
+def issue19(std: list[dict], cmp_runs: list[dict]) -> list[str]:
+    """Issue 19's rows of the targets table: ratios of medians measured in this run."""
+
+    def m(runs: list[dict], key: str) -> float | None:
+        vals = [x for x in (_metric(r, key) for r in runs) if x is not None]
+        return med(vals) if vals else None
+
+    def row(what: str, target: str, a: float | None, b: float | None, limit: float,
+            at_least: bool, detail: str) -> str:
+        if a is None or not b:
+            return f"| {what} | {target} | - | - |"
+        ratio = a / b
+        ok = ratio >= limit if at_least else ratio <= limit
+        return f"| {what} | {target} | {ratio:.2f}x ({detail}) | {'yes' if ok else '**no**'} |"
+
+    lines = []
+    closed, bgio, bare = (group(cmp_runs, "closed", n) for n in ("dingo", "bgio", "bare"))
+    aps, bgio_aps = m(closed, "actions_per_s"), m(bgio, "actions_per_s")
+    lines.append(row("50 tables closed loop: actions/s", ">= 2x boardgame.io's", aps, bgio_aps,
+                     TARGETS["closed_x_bgio"], True, f"{aps} vs {bgio_aps}"))
+    cpu, bare_cpu = m(closed, "cpu_per_1k"), m(bare, "cpu_per_1k")
+    lines.append(row("50 tables closed loop: server CPU-s per 1,000 actions",
+                     "<= 2.5x the bare floor's", cpu, bare_cpu, TARGETS["cpu_per_1k_x_bare"],
+                     False, f"{cpu} vs {bare_cpu} s"))
+    paced, paced_bare = group(std, "paced1000", "dingo"), group(std, "paced1000", "bare")
+    p99, bare_p99 = m(paced, "p99"), m(paced_bare, "p99")
+    lines.append(row("1,000 tables paced: p99", "<= 2x the bare floor's at the same load",
+                     p99, bare_p99, TARGETS["paced1000_p99_x_bare"], False,
+                     f"{p99} vs {bare_p99} ms"))
+    sizes = [r["adapter_notes"].get("bystander_delta_bytes_median") for r in paced + closed
+             if r.get("adapter_notes")]
+    sizes = [x for x in sizes if x is not None]
+    per_action = [r["adapter_notes"].get("delta_bytes_per_action") for r in paced + closed
+                  if r.get("adapter_notes")]
+    if sizes:
+        ok = max(sizes) <= TARGETS["bystander_bytes"]
+        lines.append(f"| a delta to a seat that did not act (median bytes) | <= 300 | "
+                     f"{spread(sizes, '.0f')}; per action, all recipients: "
+                     f"{spread([x for x in per_action if x is not None], '.0f')} bytes | "
+                     f"{'yes' if ok else '**no**'} |")
+    return lines
 
 
 def _metric(r: dict, key: str) -> float | None:
@@ -588,9 +640,13 @@ def main() -> None:
         extra = ("closed",) if args.only == "standard" else ()
         for scenario in ("paced1000", *extra, "idle"):
             for rnd in range(1, rounds + 1):
-                r = run_one(out, std_jsonl, scenario, "dingo", rnd, spec[scenario])
-                if r:
-                    std.append(r)
+                # The floor at the same load, in turn with Dingo (issue 19's p99 target).
+                names = ("dingo",) if scenario != "paced1000" else (
+                    ("bare", "dingo") if rnd % 2 else ("dingo", "bare"))
+                for name in names:
+                    r = run_one(out, std_jsonl, scenario, name, rnd, spec[scenario])
+                    if r:
+                        std.append(r)
     command = "python3 bench/run.py" + " ".join(
         [""] + [a for a in sys.argv[1:] if a != "--write-docs"])
     section = report(std, cmp_runs, cmp_jsonl, args.quick, command.strip(), out)

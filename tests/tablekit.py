@@ -33,6 +33,7 @@ from app.db.migrate import run_migrations
 from app.game import Action, Match, MatchOptions, codes
 from app.games.dingo import DingoMatch
 from app.main import create_app
+from app.table import patch
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.options import TableConfig, TableOptions
@@ -77,20 +78,66 @@ class RecordingStore(MemoryStore):
         return self.tables[table_id].entries
 
 
+class Tracker:
+    """The test clients' copy of the table, kept as a browser keeps it (docs/protocol.md).
+
+    A ``state`` replaces it; a ``delta`` must start from its version (a gap fails the
+    test: the server never skips one) and its ops are applied to a copy, so every state
+    a test looks at stays as it was. ``receive`` answers the frames the client has now
+    seen, in the form tests read them: a delta becomes the full ``state`` it leads to,
+    preceded by an ``ack`` when it carried one (the actor's acknowledgement).
+    """
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+        #: Every frame as it came over the wire, decoded.
+        self.raw: list[dict[str, Any]] = []
+
+    def receive(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        SERVER_MESSAGE.validate_python(message)
+        self.raw.append(message)
+        kind = message["type"]
+        if kind == "state":
+            self.state = message
+            return [message]
+        if kind != "delta":
+            return [message]
+        assert self.state is not None, "a delta came before any state"
+        assert message["from"] == self.state["v"], (
+            f"a delta from v{message['from']} came to a client at v{self.state['v']}")
+        state = {k: v for k, v in orjson.loads(orjson.dumps(self.state)).items() if k != "log"}
+        patch.apply(state, message["patch"], message.get("gone") or [])
+        state["v"], state["events"] = message["v"], message["events"]
+        self.state = state
+        if "ack" in message:
+            return [{"type": "ack", "id": message["ack"], "v": message["v"]}, state]
+        return [state]
+
+
+def comparable(state: dict[str, Any]) -> dict[str, Any]:
+    """A state without what differs between two builds of the same moment: the events that
+    led to it, the log, and the timer's reading of the server's clock."""
+    same = {k: v for k, v in state.items() if k not in ("events", "log", "type")}
+    if same.get("timer"):
+        same["timer"] = {k: v for k, v in same["timer"].items() if k != "server_time"}
+    return same
+
+
 class FakeConn:
-    """A ``Connection`` that keeps every message it was sent, decoded."""
+    """A ``Connection`` that keeps every message it was sent, decoded (``frames``: deltas
+    as the states they lead to, ``Tracker``)."""
 
     def __init__(self, order: list[tuple[str, int]] | None = None) -> None:
         self.frames: list[dict[str, Any]] = []
         self.closed: int | None = None
         self.order = order
+        self.tracker = Tracker()
 
     async def send_bytes(self, data: bytes) -> None:
-        message = orjson.loads(data)
-        SERVER_MESSAGE.validate_python(message)
-        self.frames.append(message)
-        if self.order is not None and message["type"] == "state":
-            self.order.append(("state", message["v"]))
+        for message in self.tracker.receive(orjson.loads(data)):
+            self.frames.append(message)
+            if self.order is not None and message["type"] == "state":
+                self.order.append(("state", message["v"]))
 
     async def close(self, code: int, reason: str) -> None:
         self.closed = code
@@ -389,6 +436,8 @@ class Player:
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}
         self.token: str | None = None
+        self.tracker = Tracker()
+        self._ready: list[dict[str, Any]] = []  # frames of a message not returned yet
         # Ids are fresh for the whole test run, as the protocol asks: a client that came
         # back after a restart must not reuse an id the table remembers from its log.
         self._n = next(_id_blocks)
@@ -397,15 +446,20 @@ class Player:
         await self.ws.send(orjson.dumps(message).decode())
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The next frame; a delta as the state it leads to (``Tracker``), and the ack it
+        carried as a frame of its own before it."""
+        if self._ready:
+            return self._ready.pop(0)
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
-        message: dict[str, Any] = orjson.loads(raw)
-        SERVER_MESSAGE.validate_python(message)
-        self.frames.append(message)
-        if message["type"] == "state":
-            self.state = message
-        elif message["type"] == "seated":
-            self.token = message["token"] or self.token
-        return message
+        seen = self.tracker.receive(orjson.loads(raw))
+        for message in seen:
+            self.frames.append(message)
+            if message["type"] == "state":
+                self.state = message
+            elif message["type"] == "seated":
+                self.token = message["token"] or self.token
+        self._ready.extend(seen[1:])
+        return seen[0]
 
     async def expect(self, kind: str, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The next frame of this type (frames of other types are kept and skipped)."""

@@ -211,6 +211,25 @@ class State(_Message):
     log: list[dict[str, Any]] | None = None
 
 
+class Delta(_Message):
+    """What changed for you since the message before (``from`` is its ``v``), after an
+    action or any other change: apply ``gone``, then ``patch``, to your state
+    (docs/protocol.md)."""
+
+    type: Literal["delta"]
+    #: The version of the state this patches: the ``v`` of the previous state or delta.
+    from_: int = Field(alias="from")
+    v: int
+    #: The keys that changed, mirroring the state: an object patches the object or list
+    #: there (keys of a list are its indexes), any other value replaces what was there.
+    patch: dict[str, Any]
+    #: Paths (keys and list indexes from the top) of keys to delete first, when any.
+    gone: list[list[str | int]] | None = None
+    events: list[dict[str, Any]]
+    #: Present when this change answers your intent: its id (null if it had none).
+    ack: str | None = None
+
+
 class Ack(_Message):
     type: Literal["ack"]
     id: str | None
@@ -234,7 +253,7 @@ class ChatLine(_Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Seated | State | Ack | Error | ChatLine, Field(discriminator="type")
+    Welcome | Seated | State | Delta | Ack | Error | ChatLine, Field(discriminator="type")
 ]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 

@@ -20,7 +20,10 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Generator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .views import Shown
 
 CLOSE_TOO_SLOW = 4008
 ABORT_CLOSE_SECONDS = 5.0
@@ -42,6 +45,8 @@ class Client:
         self.host = False
         self.token_hash: str | None = None
         self.joined = False
+        #: What this client was last sent (``TableViews``): the next delta starts from it.
+        self.shown: Shown | None = None
         self.closed = False
         self.close_code: int | None = None
         # A plain list, and a writer task only while there is something to send: an idle

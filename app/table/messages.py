@@ -1,9 +1,9 @@
 """Encoding of outgoing messages that do not depend on a table's state.
 
 Every message is encoded with orjson exactly once and the same bytes go to
-every recipient it is meant for. The ``state`` message, which depends on who
-receives it, is built in one place: ``Table._state``, which encodes what all
-recipients share once and ``merge``s each one's own fields into it.
+every recipient it is meant for. The ``state`` and ``delta`` messages, which depend
+on who receives them, are built by ``TableViews`` (``views.py``); ``merge`` adds the
+actor's ``ack`` to its delta.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ def encode(message: dict[str, Any]) -> bytes:
 def merge(encoded: bytes, extra: dict[str, Any]) -> bytes:
     """The JSON object ``encoded`` with ``extra``'s fields added (none of them may be in it).
 
-    How recipients share one encoding of what they all see: a ``state`` is the
-    same common part for everyone plus each recipient's own fields.
+    How recipients share one encoding: the actor's ``delta`` is the one its viewer's
+    other clients get plus its ``ack``.
     """
     if len(encoded) == 2:  # {}
         return encode(extra)

@@ -18,7 +18,8 @@ is not yet durable.
 
 What a client sees is built in exactly one place, ``_state``: a seat gets
 ``MatchState.view(seat)`` and every event in the form ``Event.for_seat(seat)``,
-spectators the public forms. Each distinct view is encoded once per change.
+spectators the public forms. After the first, each change reaches a client as a
+``delta`` from what it was last shown to that view (``views.py``).
 
 Log entries (``kind`` plus fields; every entry also has ``at``, an ISO time,
 and storage hands them back with their ``seq``, which is the table version):
@@ -177,8 +178,9 @@ class Table(TableViews, TableClock):
         self._wake_due = 0.0  # when (monotonic) ``_wake`` was set to fire
         self._tasks: set[asyncio.Task[None]] = set()
         # ((deals, last game over), encoded): ``_scoreboard`` and ``_why``
-        self._scoreboard_seen: tuple[int, bytes] | None = None
-        self._why_seen: tuple[tuple[int, bool], bytes | None] | None = None
+        #: (version, encoded, the object embedded: the same while the encoding is)
+        self._scoreboard_seen: tuple[int, bytes, messages.Embedded] | None = None
+        self._why_seen: tuple[tuple[int, bool], messages.Embedded | None] | None = None
 
     # -- the log -------------------------------------------------------------------
 
@@ -542,6 +544,7 @@ class Table(TableViews, TableClock):
             self.idle_since = time.monotonic()
         seat = self.seats[client.seat] if client.seat is not None else None
         client.seat, client.host, client.token_hash, client.joined = None, False, None, False
+        client.shown = None
         if seat is None or seat.client is not client:
             return False
         seat.client = None
@@ -599,7 +602,7 @@ class Table(TableViews, TableClock):
     async def sync(self, client: Client) -> None:
         async with self._lock:
             if not self.closed:
-                client.send(self._state(client.seat, [], with_log=True))
+                self._sync(client)
 
     async def chat(self, client: Client, text: str) -> None:
         if client.seat is None:
@@ -667,9 +670,8 @@ class Table(TableViews, TableClock):
                 reply = self._refuse(client, e.code, str(e), intent_id)
             else:
                 reply = messages.ack(intent_id, self.version)
-                client.send(reply)
                 self._settle()
-                self._announce(events)
+                self._announce(events, acked=(client, intent_id))
                 if self.metrics is not None and intent["type"] in self.game.actions:
                     self.metrics.record_action(time.perf_counter() - started)
             if intent_id is not None:

@@ -1,9 +1,13 @@
-"""What the clients of a table see: its status, its public information, and ``state``.
+"""What the clients of a table see: its status, its public information, ``state`` and
+``delta``.
 
 ``TableViews`` is the part of ``Table`` that builds messages; it reads the table and
-changes nothing but its caches. ``_state`` is THE builder of what a recipient is shown
-(a seat gets its own view and its forms of the events, spectators the public ones), and
-``_announce`` builds and encodes each distinct view once per change.
+changes nothing but its caches and what each client was last shown (``Client.shown``).
+``_state`` is THE builder of a full state (a seat gets its own view and its forms of the
+events, spectators the public ones), sent on ``hello`` and ``sync``; after that
+``_announce`` sends each client a ``delta``: the change from what it was last shown to
+its view now (``patch.change``), built once per distinct viewer and group of clients
+shown the same thing.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.games.contract import JSON, Event, GameSpec, MatchState, SplitViews, seat_labels
 
-from . import messages
+from . import messages, patch
 from .seats import Seat, fill_names_encoded
 
 if TYPE_CHECKING:
@@ -41,8 +45,8 @@ class TableViews:
     _deals: int
     _game_over: bool
     _game_events: list[Event]
-    _scoreboard_seen: tuple[int, bytes] | None
-    _why_seen: tuple[tuple[int, bool], bytes | None] | None
+    _scoreboard_seen: tuple[int, bytes, messages.Embedded] | None
+    _why_seen: tuple[tuple[int, bool], messages.Embedded | None] | None
 
     @property
     def status(self) -> str:
@@ -64,13 +68,11 @@ class TableViews:
                 "seats": [s.public(self.host_hash, self._strengths) for s in self.seats],
                 "spectators": self.spectators, "match_id": self.match_id}
 
-    def _common(self) -> bytes:
-        """The part of ``state`` that is the same for every recipient, encoded."""
+    def _common(self) -> dict[str, Any]:
+        """The part of a state that is the same for every recipient (``table`` to ``timer``)."""
         timer = self._timer
         game = self.game
-        return messages.encode({
-            "type": "state",
-            "v": self.version,
+        return {
             "table": {"id": self.id, "game": game.name, "title": game.title, "rule": self._rule,
                       "status": self.status, "options": self.options.public(),
                       "match_id": self.match_id, "spectators": self.spectators,
@@ -83,19 +85,23 @@ class TableViews:
                                                  "seats": sorted(timer.seats),
                                                  "deadline": timer.deadline,
                                                  "server_time": time.time()},
-        })
+        }
 
     def _scoreboard(self) -> messages.Embedded | None:
         """``MatchState.scoreboard()``, encoded once per version for every recipient. Not
         once per game: a game may score in the middle of a deal (Bingo's bonus counts at
-        once), and a stale scoreboard would differ from the one rebuilt after a restart."""
+        once), and a stale scoreboard would differ from the one rebuilt after a restart.
+        The same object while its encoding is the same, so a delta finds it unchanged by
+        identity."""
         match = self.match
         if match is None:
             return None
         seen = self._scoreboard_seen
         if seen is None or seen[0] != self.version:
-            seen = self._scoreboard_seen = (self.version, messages.encode(match.scoreboard()))
-        return messages.embed(seen[1])
+            data = messages.encode(match.scoreboard())
+            kept = seen[2] if seen is not None and seen[1] == data else messages.embed(data)
+            seen = self._scoreboard_seen = (self.version, data, kept)
+        return seen[2]
 
     def _why(self) -> messages.Embedded | None:
         """Once a game is over: why each seat scored what it did (``MatchState.why()``),
@@ -109,51 +115,175 @@ class TableViews:
         if seen is None or seen[0] != key:
             labels = seat_labels([s.name or f"Seat {s.index + 1}" for s in self.seats])
             why = match.why()
-            seen = self._why_seen = (key, None if why is None else fill_names_encoded(
-                messages.encode(why), labels))
-        return None if seen[1] is None else messages.embed(seen[1])
+            seen = self._why_seen = (key, None if why is None else messages.embed(
+                fill_names_encoded(messages.encode(why), labels)))
+        return seen[1]
 
-    def _shared_view(self) -> bytes | None:
-        """The view's part every recipient shares (``SplitViews.shared_view``), encoded."""
+    def _view(self, viewer: int | None, shared: JSON | None) -> tuple[JSON | None, JSON | None]:
+        """Seat ``viewer``'s view of the game (a spectator's: ``None``), and its private part
+        when the game splits its views; ``shared``: this moment's ``SplitViews.shared_view()``,
+        built once for every recipient."""
         split = self._split
-        return None if split is None else messages.encode(split.shared_view())
-
-    def _state(self, viewer: int | None, events: list[Event],
-               common: bytes | None = None, shared_view: bytes | None = None,
-               with_log: bool = False) -> bytes:
-        """THE builder of what a recipient is shown: seat ``viewer``'s view, or a spectator's.
-
-        ``common`` and ``shared_view``: ``_common()`` and ``_shared_view()`` of this
-        moment, when they are built once for several recipients.
-        ``with_log``: add the current game's events so far (``log``), for a connection
-        that joined or resynced and so has not seen them.
-        """
-        own: dict[str, Any] = {"game": None}
-        match, split = self.match, self._split
         if split is not None:
-            shared = shared_view or self._shared_view()
             assert shared is not None
-            own["game"] = messages.embed(messages.merge(shared, split.private_view(viewer)))
-        elif match is not None:
-            own["game"] = match.view(viewer)
-        own["events"] = [e.for_seat(viewer) for e in events]
-        if with_log:
-            own["log"] = [e.for_seat(viewer) for e in self._game_events]
-        return messages.merge(common or self._common(), own)
+            private = split.private_view(viewer)
+            return {**shared, **private}, private
+        return (None if self.match is None else self.match.view(viewer)), None
 
-    def _announce(self, events: list[Event], joined: Client | None = None) -> None:
-        """Send every client the new state, building and encoding each distinct view once.
+    def _state(self, viewer: int | None, events: list[Event], common: dict[str, Any],
+               shared: JSON | None) -> tuple[bytes, Shown]:
+        """THE builder of a full ``state``: everything seat ``viewer`` may see now (its own
+        view, its forms of the events; spectators the public ones) and the current game's
+        events so far (``log``), for a connection that joined or resynced; and what it
+        shows, which the recipient's next delta starts from.
 
-        ``joined``, a connection that just (re)joined, gets its own copy with the game log.
+        ``common`` and ``shared``: this moment's ``_common()`` and shared view (``_view``).
         """
-        common, shared = self._common(), self._shared_view()
-        by_viewer: dict[int | None, list[Client]] = {}
+        view, private = self._view(viewer, shared)
+        data = messages.encode({
+            "type": "state", "v": self.version, **common, "game": view,
+            "events": [e.for_seat(viewer) for e in events],
+            "log": [e.for_seat(viewer) for e in self._game_events]})
+        return data, Shown(self.version, common, view, shared, private)
+
+    def _send_state(self, client: Client, events: list[Event], common: dict[str, Any],
+                    shared: JSON | None) -> None:
+        data, client.shown = self._state(client.seat, events, common, shared)
+        client.send(data)
+
+    def _sync(self, client: Client) -> None:
+        """A full ``state`` for ``client`` (``sync``, or a client shown nothing yet)."""
+        self._send_state(client, [], self._common(), self._shared())
+
+    def _shared(self) -> JSON | None:
+        """This moment's ``SplitViews.shared_view()`` (``None`` for other games)."""
+        split = self._split
+        return None if split is None else split.shared_view()
+
+    def _announce(self, events: list[Event], joined: Client | None = None,
+                  acked: tuple[Client, str | None] | None = None) -> None:
+        """Send every client what changed for it since what it was last shown.
+
+        Each recipient's new view is built once per distinct viewer, and its ``delta``
+        (``patch.change`` from its last view to this one, the events in its form) once per
+        group of clients shown the same thing. ``joined``, a connection that just
+        (re)joined, gets a full ``state`` with the game log instead. ``acked``: the
+        client whose intent this change answers, and its id: its delta carries ``ack``.
+        """
+        common, shared = self._common(), self._shared()
+        version = self.version
+        actor, ack_id = acked if acked is not None else (None, None)
+        if actor is not None and (actor is joined or actor.shown is None
+                                  or actor not in self.clients):
+            actor.send(messages.ack(ack_id, version))
+            actor = None
+        groups: dict[tuple[int | None, int], list[Client]] = {}
         for client in self.clients:
-            if client is not joined:
-                by_viewer.setdefault(client.seat, []).append(client)
-        for viewer, clients in by_viewer.items():
-            data = self._state(viewer, events, common, shared)
+            if client is joined or client.shown is None:
+                self._send_state(client, events, common, shared)
+            else:
+                groups.setdefault((client.seat, id(client.shown)), []).append(client)
+        common_changes: dict[int, tuple[JSON, patch.Gone]] = {}
+        shared_changes: dict[int, tuple[Any, patch.Gone]] = {}
+        now: dict[int | None, Shown] = {}
+        for (viewer, _), clients in groups.items():
+            old = clients[0].shown
+            assert old is not None
+            common_change = common_changes.get(id(old.common))
+            if common_change is None:
+                common_change = common_changes[id(old.common)] = _common_change(
+                    old.common, common)
+            new = now.get(viewer)
+            if new is None:
+                view, private = self._view(viewer, shared)
+                new = now[viewer] = Shown(version, common, view, shared, private)
+            changes, gone = dict(common_change[0]), list(common_change[1])
+            if old.split_from(new):
+                # The shared part's change once for every viewer, then this one's own.
+                shared_change = shared_changes.get(id(old.shared))
+                if shared_change is None:
+                    shared_gone: patch.Gone = []
+                    shared_change = shared_changes[id(old.shared)] = (
+                        patch.change(old.shared, new.shared, ("game",), shared_gone),
+                        shared_gone)
+                own = patch.change(old.private, new.private, ("game",), gone)
+                gone += shared_change[1]
+                game = _union(shared_change[0], own)
+            else:
+                game = patch.change(old.game, new.game, ("game",), gone)
+            if game is not patch.SAME:
+                changes["game"] = game
+            data = None
+            if changes or gone or events or old.v != version:
+                delta: JSON = {"type": "delta", "from": old.v, "v": version,
+                               "patch": changes,
+                               "events": [e.for_seat(viewer) for e in events]}
+                if gone:
+                    delta["gone"] = gone
+                data = messages.encode(delta)
             for client in clients:
-                client.send(data)
-        if joined is not None:
-            joined.send(self._state(joined.seat, events, common, shared, with_log=True))
+                client.shown = new
+                if client is actor:
+                    client.send(messages.ack(ack_id, version) if data is None
+                                else messages.merge(data, {"ack": ack_id}))
+                elif data is not None:
+                    client.send(data)
+
+
+class Shown:
+    """What one client was last sent: the version, the sections every recipient shares,
+    and its game view: whole, or for a game that splits its views, its shared and private
+    parts (kept apart: a seated connection holds its last view while idle). Clients shown
+    the same thing hold the same object (a delta is built once for them)."""
+
+    __slots__ = ("_game", "common", "private", "shared", "v")
+
+    def __init__(self, v: int, common: dict[str, Any], game: JSON | None,
+                 shared: JSON | None = None, private: JSON | None = None) -> None:
+        self.v = v
+        self.common = common
+        split = shared is not None and private is not None
+        self._game = None if split else game
+        self.shared = shared if split else None
+        self.private = private if split else None
+
+    @property
+    def game(self) -> JSON | None:
+        """The game view as the client holds it."""
+        if self.shared is not None and self.private is not None:
+            return {**self.shared, **self.private}
+        return self._game
+
+    def split_from(self, new: Shown) -> bool:
+        """The change to ``new`` is the shared part's plus the private part's: both views
+        are split, and in each the private keys are not shared keys too."""
+        return (self.shared is not None and new.shared is not None
+                and self.private is not None and new.private is not None
+                and self.private.keys().isdisjoint(self.shared)
+                and new.private.keys().isdisjoint(new.shared))
+
+
+def _union(shared: Any, own: Any) -> Any:
+    """The game's change from its shared part's and its private part's (disjoint keys)."""
+    if shared is patch.SAME:
+        return own
+    if own is patch.SAME:
+        return shared
+    return {**shared, **own}
+
+
+def _common_change(old: dict[str, Any], new: dict[str, Any]) -> tuple[JSON, patch.Gone]:
+    """The patch (and ``gone``) from one ``_common()`` to another. The timer counts as
+    changed when its seats or deadline do (``server_time`` is only the clock when the
+    state was built)."""
+    changes: JSON = {}
+    gone: patch.Gone = []
+    for key, value in new.items():
+        before = old[key]
+        if key == "timer" and before is not None and value is not None and (
+                before["deadline"] == value["deadline"] and before["seats"] == value["seats"]):
+            continue
+        changed = patch.change(before, value, (key,), gone)
+        if changed is not patch.SAME:
+            changes[key] = changed
+    return changes, gone

@@ -1,6 +1,7 @@
 // The table page: one WebSocket to the table server (docs/protocol.md), and a drawing of
-// the latest `state` the server sent. Every change comes from the server; the page only
-// sends intents and redraws what it is told.
+// the latest state: the full `state` the server sent, patched by every `delta` since
+// (patch.js). Every change comes from the server; the page only sends intents and redraws
+// what it is told.
 //
 // This file is the frame, which knows no game's rules: the connection, the seats around
 // the felt, the lobby, chat, the game log, the turn timer, the scoreboard box, the results
@@ -13,6 +14,7 @@
 import { $, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
 import { forgetSeat, rememberTable, saveName, savedName, tableMemory } from "./api.js";
 import { Connection } from "./connection.js";
+import { applyDelta } from "./patch.js";
 import { lineEl } from "./render.js";
 import { setupAlerts, turnAlert } from "./table/alerts.js";
 import {
@@ -110,8 +112,21 @@ function onMessage(msg) {
       rememberTable(tableId, msg.token ? { token: msg.token, seat: msg.seat } : { seat: msg.seat });
       break;
     case "state":
+      S.resyncing = false;
       onState(msg);
       break;
+    case "delta": {
+      if (S.resyncing) break; // the full state asked for replaces whatever came before it
+      const next = applyDelta(S.state, msg);
+      if (!next) {
+        // A gap (or nothing to patch yet): ask for the full state instead.
+        S.resyncing = conn.send({ type: "sync" });
+        break;
+      }
+      if ("ack" in msg && S.pending && msg.ack === S.pending.id) S.pending = null;
+      onState(next);
+      break;
+    }
     case "ack":
       if (S.pending && msg.id === S.pending.id) S.pending = null;
       break;

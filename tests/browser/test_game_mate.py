@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from tablekit import Tracker
 
 from .browserkit import ROOT, assert_no_horizontal_overflow, click_if_still_there, shot
 from .mate_views import HARNESS_ORIGIN, scenarios, serve_harness
@@ -264,19 +265,24 @@ def mate_table(page: Page, base: str, name: str, bot: str) -> str:
 
 
 def watch_states(page: Page) -> list[dict[str, Any]]:
-    """Every ``state`` message the page receives over its WebSocket, in order."""
+    """Every state the page holds, in order: each ``state`` message it receives over its
+    WebSocket, and the state each ``delta`` leads to (``Tracker``, one per socket)."""
     states: list[dict[str, Any]] = []
 
-    def on_frame(payload: str | bytes) -> None:
-        try:
-            msg = json.loads(payload)
-        except ValueError:
-            return
-        for m in msg if isinstance(msg, list) else [msg]:
-            if isinstance(m, dict) and m.get("type") == "state":
-                states.append(m)
+    def watch(ws: Any) -> None:
+        tracker = Tracker()
 
-    page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+        def on_frame(payload: str | bytes) -> None:
+            try:
+                msg = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(msg, dict):
+                states.extend(m for m in tracker.receive(msg) if m["type"] == "state")
+
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", watch)
     return states
 
 

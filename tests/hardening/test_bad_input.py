@@ -62,11 +62,15 @@ class Live:
 
 
 def until(ws: WebSocketTestSession, kind: str, id_: str | None = None) -> list[dict[str, Any]]:
+    """The frames up to the first of type ``kind`` (with id ``id_``); an ``ack`` may come
+    in the sender's delta."""
     frames = []
     while True:
         frame = ws.receive_json()
         frames.append(frame)
         if frame["type"] == kind and (id_ is None or frame.get("id") == id_):
+            return frames
+        if kind == "ack" and "ack" in frame and (id_ is None or frame["ack"] == id_):
             return frames
 
 

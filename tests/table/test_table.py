@@ -787,25 +787,14 @@ def test_the_winner_rule_in_words() -> None:
                           labels).endswith("so the game is a draw.")
 
 
-class RawConn(FakeConn):
-    """A FakeConn that also keeps the bytes of every message as they were sent."""
+async def raw_answer(table: Table, client: Client, conn: FakeConn,
+                     intent: dict[str, Any]) -> dict[str, Any]:
+    """Submit ``intent`` and return its ack or error (an ack that came in a delta as the
+    ``ack`` message it stands for: its id and version)."""
+    before = len(conn.frames)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.raw: list[bytes] = []
-
-    async def send_bytes(self, data: bytes) -> None:
-        self.raw.append(bytes(data))
-        await super().send_bytes(data)
-
-
-async def raw_answer(table: Table, client: Client, conn: RawConn,
-                     intent: dict[str, Any]) -> bytes:
-    """Submit ``intent`` and return the bytes of its ack or error."""
-    before = len(conn.raw)
-
-    def found() -> list[bytes]:
-        return [r for r in conn.raw[before:] if (m := orjson.loads(r))["type"] in ("ack", "error")
+    def found() -> list[dict[str, Any]]:
+        return [m for m in conn.frames[before:] if m["type"] in ("ack", "error")
                 and m["id"] == intent["id"]]
 
     await table.submit(client, intent)
@@ -821,16 +810,16 @@ async def test_a_retried_intent_gets_its_original_answer_from_a_table_restored_f
     h = Harness()
     try:
         table, host = await h.table(games_to_win=1)
-        conns: dict[str, tuple[Client, RawConn]] = {}
+        conns: dict[str, tuple[Client, FakeConn]] = {}
         for name, token in (("host", host), ("spec", None)):
-            conn = RawConn()
+            conn = FakeConn()
             conns[name] = (await h.join(table, token, conn))[0], conn
-        sent: list[tuple[str, dict[str, Any], bytes]] = []  # (who, intent, its answer)
+        sent: list[tuple[str, dict[str, Any], dict[str, Any]]] = []  # (who, intent, answer)
 
         async def send(who: str, **intent: Any) -> dict[str, Any]:
             answer = await raw_answer(table, *conns[who], intent)
             sent.append((who, intent, answer))
-            return dict(orjson.loads(answer))
+            return answer
 
         assert (await send("host", type="add_bot", seat=3, kind="random", id="b3"))["v"] == 2
         assert (await send("spec", type="sit", seat=1, name="Sam", id="s1"))["type"] == "ack"
@@ -857,25 +846,25 @@ async def test_a_retried_intent_gets_its_original_answer_from_a_table_restored_f
         entries = h.store.entries(table.id)
         # The match ended on a person's move: its ack carries the version of the record.
         if entries[-2].get("id") == last_intent["id"]:
-            assert orjson.loads(last_answer)["v"] == entries[-1]["seq"] == table.version
+            assert last_answer["v"] == entries[-1]["seq"] == table.version
         assert all(e.get("id") is None for e in entries if e["kind"] in ("open", "next_game"))
         version, actions = table.version, len(entries)
         table.shut(1012, "restart")
         stored = StoredTable(table.id, table.options.to_dict(), table.created_at, list(entries))
         copy = await Table.restore(stored, h.store, fast_config())
         h.manager.tables[table.id] = copy
-        again: dict[str, tuple[Client, RawConn]] = {}
+        again: dict[str, tuple[Client, FakeConn]] = {}
         for name, token in (("host", host), ("spec", spec_token)):
-            conn = RawConn()
+            conn = FakeConn()
             again[name] = (await h.join(copy, token, conn))[0], conn
         kept = 0
         for who, intent, answer in sent[-copy.config.remembered_intents:]:
             retried = await raw_answer(copy, *again[who], intent)
-            if orjson.loads(answer)["type"] == "ack":
-                assert retried == answer, (who, intent)  # the same bytes, not re-applied
+            if answer["type"] == "ack":
+                assert retried == answer, (who, intent)  # the same answer, not re-applied
                 kept += 1
             else:  # a refusal is not logged: the retry is checked again
-                assert orjson.loads(retried)["code"] in ("not_host", "stale_version")
+                assert retried["code"] in ("not_host", "stale_version")
         assert kept >= 10
         assert copy.version == version and len(h.store.entries(table.id)) == actions
         # The unseated host's and the spectator's first answers are there too, when kept.
