@@ -92,10 +92,11 @@ async def drive_bot_tables(port: int, tables: int, kind: str, ready_file: Path) 
                 if msg.type != aiohttp.WSMsgType.TEXT and msg.type != aiohttp.WSMsgType.BINARY:
                     break
                 data = json.loads(msg.data)
-                if data.get("type") == "ack":
-                    started.set()
-                elif data.get("type") == "state":
-                    states += 1
+                kind = data.get("type")
+                if kind == "ack" or (kind == "delta" and "ack" in data):
+                    started.set()  # the start was taken (a delta carries its sender's ack)
+                if kind in ("state", "delta") and data.get("v", 0) > data.get("from", -1):
+                    states += 1  # a change of the table: after the start, a bot's move
 
         flags = [asyncio.Event() for _ in range(tables)]
         tasks = [asyncio.create_task(one(i, flags[i])) for i in range(tables)]
@@ -154,7 +155,7 @@ def run_once(out: Path, mode: str, rnd: int, args: argparse.Namespace) -> dict[s
             "human_tables": args.human_tables, "pace_s": args.pace,
             "p50_ms": result["latency_ms"]["p50"], "p99_ms": result["latency_ms"]["p99"],
             "actions": result.get("actions"), "errors": result["errors"]["total"],
-            # each bot decision is one state to the table's watcher
+            # each bot decision is one change the table's watcher is told of
             "bot_decisions_per_s": round((states_after - states_before) / window, 1),
             "loop_cpu_pct": round(100 * (cpu_seconds([server.pid]) - loop_cpu) / window, 1),
             "bot_workers_cpu_pct": round(100 * (cpu_seconds(workers) - bots_cpu) / window, 1),
