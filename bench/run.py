@@ -356,7 +356,7 @@ def report(std: list[dict], cmp_runs: list[dict], cmp_jsonl: Path, quick: bool,
         f"- boardgame.io peer: {v.get('bgio')}",
         f"- Commit: {v.get('commit')}; raw results: `{out}`",
         "",
-        "### Targets (issue 8)",
+        "### Targets (issues 8 and 19)",
         "",
         "| scenario | target | measured: median (min-max) | met? |",
         "|---|---|---|---|",
@@ -485,16 +485,19 @@ def issue19(std: list[dict], cmp_runs: list[dict]) -> list[str]:
     closed, bgio, bare = (group(cmp_runs, "closed", n) for n in ("dingo", "bgio", "bare"))
     aps, bgio_aps = m(closed, "actions_per_s"), m(bgio, "actions_per_s")
     lines.append(row("50 tables closed loop: actions/s", ">= 2x boardgame.io's", aps, bgio_aps,
-                     TARGETS["closed_x_bgio"], True, f"{aps} vs {bgio_aps}"))
+                     TARGETS["closed_x_bgio"], True, f"{aps:,.0f} vs {bgio_aps:,.0f}"
+                     if aps is not None and bgio_aps is not None else ""))
     cpu, bare_cpu = m(closed, "cpu_per_1k"), m(bare, "cpu_per_1k")
     lines.append(row("50 tables closed loop: server CPU-s per 1,000 actions",
                      "<= 2.5x the bare floor's", cpu, bare_cpu, TARGETS["cpu_per_1k_x_bare"],
-                     False, f"{cpu} vs {bare_cpu} s"))
+                     False, f"{cpu:.3f} vs {bare_cpu:.3f} s"
+                     if cpu is not None and bare_cpu is not None else ""))
     paced, paced_bare = group(std, "paced1000", "dingo"), group(std, "paced1000", "bare")
     p99, bare_p99 = m(paced, "p99"), m(paced_bare, "p99")
     lines.append(row("1,000 tables paced: p99", "<= 2x the bare floor's at the same load",
                      p99, bare_p99, TARGETS["paced1000_p99_x_bare"], False,
-                     f"{p99} vs {bare_p99} ms"))
+                     f"{p99:.1f} vs {bare_p99:.1f} ms"
+                     if p99 is not None and bare_p99 is not None else ""))
     sizes = [r["adapter_notes"].get("bystander_delta_bytes_median") for r in paced + closed
              if r.get("adapter_notes")]
     sizes = [x for x in sizes if x is not None]
