@@ -36,8 +36,7 @@ MIN_TRIALS = 4
 #: Discards and passes searched: the heuristic's best few.
 SHORTLIST = 5
 #: Weight of one point of margin against a win: the margin is the steadier signal over
-#: a few dozen playouts (at 100 ms of CPU, 240 games: 35.0% won with 5 candidates and
-#: 0.1 a point, 29.2% with 3 and 0.03; docs/benchmarks.md).
+#: a few dozen playouts (the runs that chose it, and the bot's strength: docs/benchmarks.md).
 MARGIN_WEIGHT = 0.1
 
 
