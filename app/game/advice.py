@@ -4,7 +4,8 @@ Two measures, per decision with more than one choice:
 
 - **given what the seat knew** (``known``): the seat's expected points in the game after
   each choice, averaged over deals of the cards it could not see, drawn consistently with
-  its view and memory (``determinize.sample``, as the hard bot does), each choice then
+  its view and what it learned (``determinize.knowledge`` and ``sample``: the discards it
+  saw, the seats that showed they lack a rank's wolves; as the hard bot does), each choice then
   played out to the end of the game by four heuristic bots on the same deals (common
   random numbers: the choices differ by the choice, not by the luck of the deal);
 - **with hindsight** (``hindsight``): the same on the real deal, every card known.
@@ -26,7 +27,7 @@ from typing import Any
 from .actions import Action
 from .bots import HeuristicBot
 from .cards import parse_card
-from .determinize import sample
+from .determinize import knowledge, sample
 from .state import Game
 
 #: Points lost, by the "what the seat knew" measure, that make a decision a mistake.
@@ -74,24 +75,26 @@ def advise_game(hands: Sequence[Sequence[str]], dealer: int, actions: Sequence[d
     """
     dealt = [[parse_card(c) for c in hand] for hand in hands]
     game = Game(dealt, dealer, open_discards=open_discards)
-    guides = {s: HeuristicBot(s) for s in seats}  # each seat's memory of what it saw
+    # What each person was shown, in order: every view (one a step) and its form of every
+    # event; ``determinize.knowledge`` reads from it what the seat learned.
+    seen: dict[int, list[dict[str, Any]]] = {s: [] for s in seats}
     rng = random.Random(seed)
     done: list[Action] = []
     decisions: list[dict[str, Any]] = []
     for index, data in enumerate(actions, start=1):
         action = Action.from_dict(data)
         seat = game.to_act
-        if seat in guides:
-            view = game.view(seat)
+        for s in seen:
+            seen[s].append(game.view(s))
+        if seat in seen:
+            view = seen[seat][-1]
             legal = [Action.from_dict(a) for a in view["legal"]]
-            guides[seat].choose(view)  # brings its memory up to this view
             if len(legal) > 1 and index not in skip:
-                decisions.append(_judge(view, legal, action, hands, dealer, done,
-                                        guides[seat], open_discards, rng, deals, playouts,
-                                        index))
+                decisions.append(_judge(view, legal, action, hands, dealer, done, seen[seat],
+                                        open_discards, rng, deals, playouts, index))
         for event in game.apply(action):
-            for s, guide in guides.items():
-                guide.observe(event.for_seat(s))
+            for s in seen:
+                seen[s].append(event.for_seat(s))
         done.append(action)
     mistakes = [sum(1 for d in decisions if d["seat"] == s and d["mistake"]) for s in range(4)]
     return {"deals": deals, "playouts": playouts, "decisions": decisions,
@@ -100,11 +103,12 @@ def advise_game(hands: Sequence[Sequence[str]], dealer: int, actions: Sequence[d
 
 def _judge(view: dict[str, Any], legal: list[Action], played: Action,
            hands: Sequence[Sequence[str]], dealer: int, done: list[Action],
-           guide: HeuristicBot, open_discards: bool, rng: random.Random, deals: int,
+           seen: list[dict[str, Any]], open_discards: bool, rng: random.Random, deals: int,
            playouts: int, index: int) -> dict[str, Any]:
     seat = view["seat"]
-    known_discards = sorted(guide._memory.discards_seen)
-    known = _values(lambda s: sample(view, random.Random(s), known_discards=known_discards),
+    discards, lacks = knowledge(seen, view)
+    known = _values(lambda s: sample(view, random.Random(s), known_discards=discards,
+                                     lacks=lacks),
                     legal, seat, deals, rng)
     real = [[parse_card(c) for c in hand] for hand in hands]
     hindsight = _values(lambda s: Game.replay(real, dealer, done, open_discards=open_discards,
