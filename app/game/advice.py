@@ -25,9 +25,9 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from .actions import Action
-from .bots import HeuristicBot
 from .cards import parse_card
 from .determinize import knowledge, sample
+from .hard import play_out
 from .state import Game
 
 #: Points lost, by the "what the seat knew" measure, that make a decision a mistake.
@@ -36,15 +36,6 @@ MISTAKE_POINTS = 1.0
 DEALS = 24
 #: Playouts per choice on the real deal (the bots' own ties are drawn at random).
 HINDSIGHT_PLAYOUTS = 4
-
-
-def _playout(game: Game, seat: int, seed: int) -> int:
-    """The seat's points once four heuristic bots have played ``game`` to its end."""
-    bots = [HeuristicBot(seed * 4 + s) for s in range(4)]
-    while (s := game.to_act) is not None:
-        game.apply(bots[s].choose(game.view(s)))
-    assert game.scores is not None
-    return game.scores[seat]
 
 
 def _values(make: Callable[[int], Game], legal: Sequence[Action], seat: int,
@@ -57,7 +48,7 @@ def _values(make: Callable[[int], Game], legal: Sequence[Action], seat: int,
         for action in legal:
             game = make(seed)
             game.apply(action)
-            totals[action] += _playout(game, seat, seed)
+            totals[action] += play_out(game, seed)[seat]
     return {a: t / rounds for a, t in totals.items()}
 
 
@@ -90,7 +81,7 @@ def advise_game(hands: Sequence[Sequence[str]], dealer: int, actions: Sequence[d
             view = seen[seat][-1]
             legal = [Action.from_dict(a) for a in view["legal"]]
             if len(legal) > 1 and index not in skip:
-                decisions.append(_judge(view, legal, action, hands, dealer, done, seen[seat],
+                decisions.append(_judge(view, legal, action, dealt, dealer, done, seen[seat],
                                         open_discards, rng, deals, playouts, index))
         for event in game.apply(action):
             for s in seen:
@@ -102,7 +93,7 @@ def advise_game(hands: Sequence[Sequence[str]], dealer: int, actions: Sequence[d
 
 
 def _judge(view: dict[str, Any], legal: list[Action], played: Action,
-           hands: Sequence[Sequence[str]], dealer: int, done: list[Action],
+           dealt: list[list[int]], dealer: int, done: list[Action],
            seen: list[dict[str, Any]], open_discards: bool, rng: random.Random, deals: int,
            playouts: int, index: int) -> dict[str, Any]:
     seat = view["seat"]
@@ -110,8 +101,7 @@ def _judge(view: dict[str, Any], legal: list[Action], played: Action,
     known = _values(lambda s: sample(view, random.Random(s), known_discards=discards,
                                      lacks=lacks),
                     legal, seat, deals, rng)
-    real = [[parse_card(c) for c in hand] for hand in hands]
-    hindsight = _values(lambda s: Game.replay(real, dealer, done, open_discards=open_discards,
+    hindsight = _values(lambda s: Game.replay(dealt, dealer, done, open_discards=open_discards,
                                               record_events=False),
                         legal, seat, playouts, rng)
     best = max(legal, key=lambda a: (known[a], a == played))

@@ -40,6 +40,16 @@ SHORTLIST = 5
 MARGIN_WEIGHT = 0.1
 
 
+def play_out(game: Game, seed: int) -> list[int]:
+    """Play ``game`` to its end with four heuristic bots seeded from ``seed``; its scores.
+    (The search's playouts, and the advice's after a game.)"""
+    bots = [HeuristicBot(seed + s) for s in range(4)]
+    while (s := game.to_act) is not None:
+        game.apply(bots[s].choose(game.view(s)))
+    assert game.scores is not None
+    return game.scores
+
+
 class HardBot:
     name = "hard"
 
@@ -110,10 +120,6 @@ class HardBot:
 
     @staticmethod
     def _playout(game: Game, seat: int, seed: int) -> float:
-        bots = [HeuristicBot(seed + s) for s in range(4)]
-        while (s := game.to_act) is not None:
-            game.apply(bots[s].choose(game.view(s)))
-        scores = game.scores
-        assert scores is not None
+        scores = play_out(game, seed)
         best_other = max(scores[s] for s in range(4) if s != seat)
         return (game.winner == seat) + MARGIN_WEIGHT * (scores[seat] - best_other)
