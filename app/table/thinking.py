@@ -59,9 +59,7 @@ def _outlive_no_server(server: int) -> None:
         time.sleep(SERVER_WATCH_SECONDS)
         try:
             os.kill(server, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # the pid is someone else's now: ours is gone
+        except (ProcessLookupError, PermissionError):  # gone, or its pid is someone else's
             os._exit(0)
 
 
