@@ -80,14 +80,15 @@ def test_exchange_notes_read_in_the_order_things_happened(finished_match: dict[s
     notes, log = finished_match["seen"]["exchanges"]
     assert len(notes) == 3
     for note in notes:
-        m = re.fullmatch(r"Pass \w+: you (gave|got) (\S+) (?:to|from) \w+, (gave|got) (\S+) "
-                         r"(?:to|from) \w+", note)
+        m = re.fullmatch(r"Pass \w+: you (gave|got) (\S+) (?:to|from) (\w+), (gave|got) (\S+) "
+                         r"(?:to|from) (\w+)", note)
         assert m, note
-        gave = m[2] if m[1] == "gave" else m[4]
-        got = m[4] if m[1] == "gave" else m[2]
-        gave_at = next(i for i, line in enumerate(log) if line == f"You passed {gave} to "
-                       + line.split(" to ")[-1] and gave in line)
-        got_at = next(i for i, line in enumerate(log) if f"passed you {got}" in line)
+        (gave, to), (got, by) = ((m[2], m[3]), (m[5], m[6])) if m[1] == "gave" else (
+            (m[5], m[6]), (m[2], m[3]))
+        # Each neighbour is passed to or from in one round only: naming them finds this
+        # round's lines even when a card went round (passed, then passed back later).
+        gave_at = log.index(f"You passed {gave} to {to}.")
+        got_at = log.index(f"{by} passed you {got}.")
         assert (m[1] == "gave") == (gave_at < got_at), (note, log)
 
 
