@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -18,6 +19,9 @@ from app.db.models import Base
 
 config = context.config
 target_metadata = Base.metadata
+
+#: PostgreSQL advisory lock key held while migrating (any constant shared by all processes).
+MIGRATION_LOCK_KEY = 0x64696E676F  # "dingo"
 
 
 def _database_url() -> str:
@@ -39,6 +43,11 @@ def _configure(**kwargs: object) -> None:
 def _run_with_connection(connection: Connection) -> None:
     _configure(connection=connection)
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Several `dingo serve` processes (docker-compose replicas, a rolling deploy)
+            # start at once: the first migrates, the others wait here and then find the
+            # schema current. Alembic reads the current revision after this point.
+            connection.execute(text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})"))
         context.run_migrations()
 
 
