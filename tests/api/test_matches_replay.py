@@ -36,7 +36,7 @@ def hunt(rule: str, rank: str, dingo_seat: int | None, plays: list[tuple[int, li
     (hunt("no_wolf", "K", 3, [(3, ["KH"])], [[], [], [], []], [[], [], [], ["KH"]],
           [0, 0, 0, -2]),
      "No wolf: nobody catches the K♦ rabbit, which is dead — West's K♥ dingo goes to West's "
-     "penalty pile (-2)."),
+     "penalty pile (\u22122)."),
     (hunt("void", "5", None, [], [[], [], [], []], [[], [], [], []], [0, 0, 0, 0]),
      "Void hunt: the 5♥ dingo was discarded, so the 5♦ rabbit is dead and no wolf may be "
      "played."),
@@ -50,11 +50,11 @@ def hunt(rule: str, rank: str, dingo_seat: int | None, plays: list[tuple[int, li
           [["AC"], [], ["AS"], ["AH"]], [["AD"], [], [], []], [0, 0, 3, 3]),
      "Ace hunt: an ace wolf was played, so every ace played goes to its player's score pile "
      "— A♥ to West (+3), A♣ to North (+3), A♠ to South (+3). The A♦ rabbit stays in "
-     "North's hand: to North's penalty pile (-3)."),
+     "North's hand: to North's penalty pile (\u22123)."),
     (hunt("ace_no_wolf", "A", 2, [(2, ["AH"])], [[], [], [], []], [[], [], ["AH"], ["AD"]],
           [0, 0, -3, -3]),
      "Ace hunt, no wolf: nobody plays an ace wolf, so South's A♥ goes to South's penalty "
-     "pile (-3). The A♦ rabbit stays in West's hand: to West's penalty pile (-3)."),
+     "pile (\u22123). The A♦ rabbit stays in West's hand: to West's penalty pile (\u22123)."),
 ])
 def test_each_rule_in_words(event: dict[str, Any], text: str) -> None:
     assert explain_hunt(event, SEATS) == text
@@ -77,11 +77,11 @@ def test_explanations_of_real_games_name_every_card_and_point(seed: int) -> None
         moved = [c for pile in event["to_score"] + event["to_penalty"] for c in pile]
         for c in moved:
             assert card_text(c) in text, (c, text)
-        stated = {int(p) for p in re.findall(r"\(([+-]\d+)\)", text)}
+        stated = {int(p.replace("\u2212", "-")) for p in re.findall(r"\(([+\u2212]\d+)\)", text)}
         assert {p for p in event["points"] if p} <= stated | _sums(stated), text
         assert change["points"] == event["points"]
 
 
 def _sums(values: set[int]) -> set[int]:
-    """A seat's net ace-hunt points may be stated in parts (+3 and -3)."""
+    """A seat's net ace-hunt points may be stated in parts (+3 and \u22123)."""
     return {a + b for a in values for b in values}

@@ -40,7 +40,8 @@ def describe_action(action: Action, events: Sequence[dict[str, Any]],
 
 
 def _points(p: int) -> str:
-    return f"+{p}" if p >= 0 else str(p)
+    """Signed points with a real minus sign, as the page writes them (static/js/words.js)."""
+    return f"+{p}" if p >= 0 else f"\u2212{-p}"
 
 
 def explain_hunt(event: dict[str, Any], labels: Sequence[str]) -> str:
