@@ -39,6 +39,13 @@ Decisions where the contract is silent:
 
 No input makes the command crash: every line gets its answer and the command
 goes on with the next one.
+
+A line written exactly as ``json.dumps`` writes a record (the keys in the order
+above, its separators, codes as the engine writes them) whose game is legal and
+finished takes a fast path (``fast_answer``): it is read by splitting its text and
+looking each card and action up, and its answer is written as text, the same bytes
+``json.dumps`` makes of ``replay_line``'s answer. Every other line, and every error,
+takes ``replay_line``.
 """
 
 from __future__ import annotations
@@ -49,10 +56,13 @@ import sys
 from collections.abc import Iterable
 from typing import IO, Any
 
-from .actions import read_action
-from .cards import BY_CODE, Card, parse_card
+from .actions import _FAST, Action, read_action
+from .cards import BY_CODE, CODES, PACK, Card, parse_card
+from .dealing import Deal
 from .errors import DingoError, MalformedAction
+from .phases import EXCHANGE_STEPS
 from .state import Game
+from .views import _hand_codes
 
 
 def replay_line(line: str | bytes) -> dict[str, Any] | None:
@@ -122,13 +132,97 @@ def _setup(record: object) -> tuple[Game, list[Any]]:
     return Game(dealt, record["dealer"], record_events=False), actions
 
 
+#: Each card's code as JSON text (``b'"7H"'``), and every action as ``json.dumps`` writes
+#: it, without its braces (``b'"seat": 2, "type": "discard", "card": "7H"'``).
+_QUOTED_CARDS = {json.dumps(text).encode(): c for c, text in enumerate(CODES)}
+_PLAIN_ACTIONS = {json.dumps(action.to_dict())[1:-1].encode(): action
+                  for action in _FAST.values()}
+_PACK_SET = frozenset(PACK)
+_HEAD = b'{"dealer": '
+_HANDS = b', "hands": [['
+_ACTIONS = b']], "actions": ['
+
+
+def fast_answer(line: bytes) -> str | None:
+    """``json.dumps(replay_line(line))`` for a plainly written record of a finished legal
+    game; ``None`` for any other line (then ``replay_line`` answers it).
+
+    Plainly written: exactly the text ``json.dumps`` makes of ``{"dealer": d, "hands":
+    [...], "actions": [...]}`` with the actions' ``to_dict()``, optionally ending in a
+    newline. Such a line is taken apart with ``split``: each part must be a card's or an
+    action's whole text, so a line this reads is that text and ``json.loads`` would read
+    the same record; anything else is left to the long way, as is a record whose game
+    refuses a move or does not end (its error is ``replay_line``'s to write).
+    """
+    if line[:11] != _HEAD or line[12:25] != _HANDS:
+        return None
+    dealer = line[11] - 48
+    if not 0 <= dealer <= 3:
+        return None
+    middle = line.find(_ACTIONS, 25)
+    if middle < 0:
+        return None
+    # The actions' list holds "{...}, {...}, ..., {...}": its braces are cut off here.
+    if line.endswith(b"}]}\n"):
+        listed = line[middle + 17:-4]
+    elif line.endswith(b"}]}"):
+        listed = line[middle + 17:-3]
+    else:
+        return None
+    hands = line[25:middle].split(b"], [")
+    if len(hands) != 4:
+        return None
+    try:
+        dealt = [sorted(map(_QUOTED_CARDS.__getitem__, hand.split(b", "))) for hand in hands]
+        actions: list[Action] = list(map(_PLAIN_ACTIONS.__getitem__, listed.split(b"}, {")))
+    except KeyError:
+        return None
+    first, second, third, fourth = dealt
+    if (len(first) != 10 or len(second) != 10 or len(third) != 10 or len(fourth) != 10
+            or line[middle + 16] != 123 or len(actions) < EXCHANGE_STEPS
+            or {*first, *second, *third, *fourth} != _PACK_SET):
+        return None
+    game = Game(Deal((tuple(first), tuple(second), tuple(third), tuple(fourth))), dealer,
+                record_events=False)
+    if not (game.exchange_plain(actions[:EXCHANGE_STEPS])
+            and game.play_plain(actions[EXCHANGE_STEPS:]) and game.over):
+        return None
+    scores = game.scores
+    assert scores is not None
+    return (f'{{"scores": [{scores[0]}, {scores[1]}, {scores[2]}, {scores[3]}], '
+            f'"score_piles": [{_piles(game.score_piles)}], '
+            f'"penalty_piles": [{_piles(game.penalty_piles)}], '
+            f'"dead_rabbits": {_pile(game.dead)}, '
+            f'"hands": [{", ".join(map(_hand, game.hands))}], '
+            f'"winner": {"null" if game.winner is None else game.winner}}}')
+
+
+def _pile(cards: list[Card]) -> str:
+    """The JSON text of a list of cards' codes (codes need no escaping)."""
+    return '["' + '", "'.join(map(CODES.__getitem__, cards)) + '"]' if cards else "[]"
+
+
+def _piles(piles: list[list[Card]]) -> str:
+    return ", ".join(map(_pile, piles))
+
+
+def _hand(mask: int) -> str:
+    """The JSON text of ``Game.hand``: a hand's codes sorted by suit then rank."""
+    held = _hand_codes(mask)
+    return '["' + '", "'.join(held) + '"]' if held else "[]"
+
+
 def run(lines: Iterable[str | bytes], out: IO[str]) -> None:
     """Answer every line of ``lines`` on ``out``, one JSON line each."""
     for line in lines:
-        answer = replay_line(line)
-        if answer is not None:
-            out.write(json.dumps(answer) + "\n")
-            out.flush()
+        text = fast_answer(line) if type(line) is bytes else None
+        if text is None:
+            answer = replay_line(line)
+            if answer is None:
+                continue
+            text = json.dumps(answer)
+        out.write(text + "\n")
+        out.flush()
 
 
 def main(stdin: Iterable[str | bytes] | None = None, stdout: IO[str] | None = None) -> int:

@@ -371,6 +371,67 @@ class Game(GameViews):
             index += 1
         return index
 
+    def exchange_plain(self, moves: Sequence[Action]) -> bool:
+        """Play the whole exchange from its start: ``moves`` are its 28 actions in order.
+
+        True when every move is the one its step asks for (its seat, its kind, a card in
+        that hand, no ace discarded): the game is then in the hunts, exactly as 28
+        ``apply`` calls leave it (events are not recorded, ``actions`` is not written).
+        False at the first move that is not: the game is then half changed and must be
+        dropped (the replay's fast path then answers the record the long way).
+        """
+        if self.record_events or self.step or len(moves) != EXCHANGE_STEPS:
+            raise ValueError("exchange_plain plays a whole exchange without a log")
+        hands, discards = self.hands, self.discards
+        passed, received = self.passed, self.received
+        for (seat, rnd, to), action in zip(_EXCHANGE_ORDER[self.dealer], moves, strict=True):
+            cards = action.cards
+            if action.seat != seat or len(cards) != 1:
+                return False
+            c = cards[0]
+            bit = _BITS[c]
+            if not hands[seat] & bit:
+                return False
+            if to < 0:
+                if action.kind != DISCARD or c >= _ACE_RANK_FIRST:
+                    return False
+                hands[seat] ^= bit
+                discards.append(c)
+            else:
+                if action.kind != PASS:
+                    return False
+                hands[seat] ^= bit
+                hands[to] |= bit
+                passed[seat].append((rnd, to, c))
+                received[to].append((rnd, seat, c))
+        self.step = EXCHANGE_STEPS
+        self.phase = HUNT
+        self._start_hunts_from(0)
+        return True
+
+    def play_plain(self, plays: Sequence[Action]) -> bool:
+        """Apply the hunt turns ``plays`` while each is the legal move of the seat to act.
+
+        True when all were applied; False at the first that is not (the game must then be
+        dropped, as after ``exchange_plain``). Events are not recorded, ``actions`` is not
+        written.
+        """
+        hands = self.hands
+        for action in plays:
+            hunt = self.hunt
+            seat = action.seat
+            if hunt is None or seat != self.to_act or action.kind != PLAY:
+                return False
+            cards = action.cards
+            if cards:
+                playable = hands[seat] & WOLVES[hunt.rank]
+                if not (playable & _BITS[cards[0]] and (len(cards) == 1 or (
+                        len(cards) == 2 and cards[0] != cards[1]
+                        and playable & _BITS[cards[1]]))):
+                    return False
+            self._play(action)
+        return True
+
     def apply(self, action: Action) -> list[Event]:
         """Check and apply one action; return the events it caused.
 
