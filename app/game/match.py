@@ -135,6 +135,11 @@ class Match:
             return self.game_wins.index(best_wins)
         return None
 
+    @property
+    def games_dealt_and_scored(self) -> tuple[int, int]:
+        """Changes whenever ``summary()`` does: a game dealt, or one scored."""
+        return len(self.games), len(self._scoreboard)
+
     def summary(self) -> dict[str, Any]:
         """The public scoreboard: game wins, totals, each game's scores."""
         return {

@@ -24,7 +24,7 @@ import os
 import random
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import IO, Any, Literal, Protocol, runtime_checkable
@@ -273,6 +273,22 @@ class SplitViews(Protocol):
 
     def private_view(self, seat: int | None) -> JSON:
         """The rest of ``seat``'s view."""
+
+
+@runtime_checkable
+class ViewKeys(Protocol):
+    """Optional, for speed: cheap keys that say when part of what a table shows is unchanged.
+
+    A table calls these after every change instead of building (and comparing) what they
+    stand for. A key must change whenever what it stands for changes (two equal keys of one
+    match mean equal values); a key that changes when nothing did only costs time.
+    """
+
+    def scoreboard_key(self) -> Hashable:
+        """Equal while ``scoreboard()`` is."""
+
+    def private_key(self, seat: int | None) -> Hashable | None:
+        """Equal while ``SplitViews.private_view(seat)`` is; ``None``: build it to know."""
 
 
 class Bot(Protocol):

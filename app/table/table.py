@@ -54,6 +54,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -67,6 +68,7 @@ from app.games.contract import (
     MatchState,
     ObservingBot,
     SplitViews,
+    ViewKeys,
     shown,
 )
 from app.observability import log_event
@@ -152,6 +154,8 @@ class Table(TableViews, TableClock):
         #: The match again when it is ``SplitViews`` (its shared part is encoded once for
         #: all recipients), else None: checked once per match, not per view.
         self._split: SplitViews | None = None
+        #: The match again when it is ``ViewKeys`` too (and splits its views), else None.
+        self._keys: ViewKeys | None = None
         self._deals = 0  # games dealt at this table: a new one restarts the game's events
         self._game_steps = 0  # actions applied in the current game
         self._game_over = False  # ``game_over``
@@ -179,7 +183,7 @@ class Table(TableViews, TableClock):
         self._tasks: set[asyncio.Task[None]] = set()
         # ((deals, last game over), encoded): ``_scoreboard`` and ``_why``
         #: (version, encoded, the object embedded: the same while the encoding is)
-        self._scoreboard_seen: tuple[int, bytes, messages.Embedded] | None = None
+        self._scoreboard_seen: tuple[Hashable, bytes, messages.Embedded] | None = None
         self._why_seen: tuple[tuple[int, bool], messages.Embedded | None] | None = None
 
     # -- the log -------------------------------------------------------------------
@@ -349,6 +353,8 @@ class Table(TableViews, TableClock):
         number = self.info.number + 1 if self.info else 1
         self.match = self.game.new_match(seed, self.options.rules)
         self._split = self.match if isinstance(self.match, SplitViews) else None
+        self._keys = (self.match if self._split is not None and isinstance(self.match, ViewKeys)
+                      else None)
         self.info = MatchInfo(number, seed, started_at)
         self.match_id = None
         self._clear_votes()

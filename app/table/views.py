@@ -13,9 +13,18 @@ shown the same thing.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from app.games.contract import JSON, Event, GameSpec, MatchState, SplitViews, seat_labels
+from app.games.contract import (
+    JSON,
+    Event,
+    GameSpec,
+    MatchState,
+    SplitViews,
+    ViewKeys,
+    seat_labels,
+)
 
 from . import messages, patch
 from .seats import Seat, fill_names_encoded
@@ -24,6 +33,7 @@ if TYPE_CHECKING:
     from .client import Client
     from .clock import Timer
     from .options import TableOptions
+    from .table import MatchInfo
 
 
 class TableViews:
@@ -45,8 +55,13 @@ class TableViews:
     _deals: int
     _game_over: bool
     _game_events: list[Event]
-    _scoreboard_seen: tuple[int, bytes, messages.Embedded] | None
+    _keys: ViewKeys | None
+    info: MatchInfo | None
+    _scoreboard_seen: tuple[Hashable, bytes, messages.Embedded] | None
     _why_seen: tuple[tuple[int, bool], messages.Embedded | None] | None
+    # The last ``state.table`` and ``state.seats``, with what they were built from.
+    _table_seen: tuple[tuple[str, int | None, int], dict[str, Any]] | None = None
+    _seats_seen: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
 
     @property
     def status(self) -> str:
@@ -69,15 +84,14 @@ class TableViews:
                 "spectators": self.spectators, "match_id": self.match_id}
 
     def _common(self) -> dict[str, Any]:
-        """The part of a state that is the same for every recipient (``table`` to ``timer``)."""
+        """The part of a state that is the same for every recipient (``table`` to ``timer``).
+
+        Its sections are the same objects while they are equal (``_table_info``,
+        ``_seats``, ``_scoreboard``), so a delta finds them unchanged by identity."""
         timer = self._timer
-        game = self.game
         return {
-            "table": {"id": self.id, "game": game.name, "title": game.title, "rule": self._rule,
-                      "status": self.status, "options": self.options.public(),
-                      "match_id": self.match_id, "spectators": self.spectators,
-                      "bot_kinds": self._bot_kinds},
-            "seats": [s.public(self.host_hash, self._strengths) for s in self.seats],
+            "table": self._table_info(),
+            "seats": self._seats(),
             "to_act": [] if self.match is None else sorted(self.match.to_act()),
             "match": self._scoreboard(),
             "why": self._why(),
@@ -87,20 +101,47 @@ class TableViews:
                                                  "server_time": time.time()},
         }
 
+    def _table_info(self) -> dict[str, Any]:
+        """``state.table``: rebuilt only when its status, match id or spectators change (the
+        rest is fixed when the table is created)."""
+        key = (self.status, self.match_id, self.spectators)
+        seen = self._table_seen
+        if seen is None or seen[0] != key:
+            game = self.game
+            seen = self._table_seen = (key, {
+                "id": self.id, "game": game.name, "title": game.title, "rule": self._rule,
+                "status": key[0], "options": self.options.public(), "match_id": key[1],
+                "spectators": key[2], "bot_kinds": self._bot_kinds})
+        return seen[1]
+
+    def _seats(self) -> list[dict[str, Any]]:
+        """``state.seats``: rebuilt only when something ``Seat.public`` shows changed."""
+        host_hash = self.host_hash
+        key = (host_hash, *[(s.name, s.token_hash, s.bot, s.client is None, s.away, s.ready,
+                             s.back_by) for s in self.seats])
+        seen = self._seats_seen
+        if seen is None or seen[0] != key:
+            strengths = self._strengths
+            seen = self._seats_seen = (key, [s.public(host_hash, strengths) for s in self.seats])
+        return seen[1]
+
     def _scoreboard(self) -> messages.Embedded | None:
-        """``MatchState.scoreboard()``, encoded once per version for every recipient. Not
-        once per game: a game may score in the middle of a deal (Bingo's bonus counts at
-        once), and a stale scoreboard would differ from the one rebuilt after a restart.
-        The same object while its encoding is the same, so a delta finds it unchanged by
-        identity."""
+        """``MatchState.scoreboard()``, encoded once per version for every recipient (once per
+        change for a game with ``ViewKeys``). Not once per game: a game may score in the
+        middle of a deal (Bingo's bonus counts at once), and a stale scoreboard would differ
+        from the one rebuilt after a restart. The same object while its encoding is the
+        same, so a delta finds it unchanged by identity."""
         match = self.match
         if match is None:
             return None
+        keys = self._keys
+        number = 0 if self.info is None else self.info.number
+        key = (number, self.version if keys is None else keys.scoreboard_key())
         seen = self._scoreboard_seen
-        if seen is None or seen[0] != self.version:
+        if seen is None or seen[0] != key:
             data = messages.encode(match.scoreboard())
             kept = seen[2] if seen is not None and seen[1] == data else messages.embed(data)
-            seen = self._scoreboard_seen = (self.version, data, kept)
+            seen = self._scoreboard_seen = (key, data, kept)
         return seen[2]
 
     def _why(self) -> messages.Embedded | None:
@@ -169,6 +210,11 @@ class TableViews:
         group of clients shown the same thing. ``joined``, a connection that just
         (re)joined, gets a full ``state`` with the game log instead. ``acked``: the
         client whose intent this change answers, and its id: its delta carries ``ack``.
+
+        For a game that splits its views, a seat whose private part did not change (the
+        game's ``ViewKeys.private_key`` says so without building it) and whose events are
+        the public forms gets the same delta as every other such seat shown the same
+        thing before: it is encoded once.
         """
         common, shared = self._common(), self._shared()
         version = self.version
@@ -185,42 +231,28 @@ class TableViews:
                 groups.setdefault((client.seat, id(client.shown)), []).append(client)
         common_changes: dict[int, tuple[JSON, patch.Gone]] = {}
         shared_changes: dict[int, tuple[Any, patch.Gone]] = {}
+        #: Encoded deltas of seats with nothing of their own in them, by what they hold.
+        plain: dict[tuple[int, int, int], bytes | None] = {}
+        public = [e.public for e in events]
         now: dict[int | None, Shown] = {}
         for (viewer, _), clients in groups.items():
             old = clients[0].shown
             assert old is not None
-            common_change = common_changes.get(id(old.common))
-            if common_change is None:
-                common_change = common_changes[id(old.common)] = _common_change(
-                    old.common, common)
             new = now.get(viewer)
             if new is None:
-                view, private = self._view(viewer, shared)
-                new = now[viewer] = Shown(version, common, view, shared, private)
-            changes, gone = dict(common_change[0]), list(common_change[1])
-            if old.split_from(new):
-                # The shared part's change once for every viewer, then this one's own.
-                shared_change = shared_changes.get(id(old.shared))
-                if shared_change is None:
-                    shared_gone: patch.Gone = []
-                    shared_change = shared_changes[id(old.shared)] = (
-                        patch.change(old.shared, new.shared, ("game",), shared_gone),
-                        shared_gone)
-                own = patch.change(old.private, new.private, ("game",), gone)
-                gone += shared_change[1]
-                game = _union(shared_change[0], own)
+                new = now[viewer] = self._shown(viewer, common, shared, old)
+            forms = [e.for_seat(viewer) for e in events]
+            split = old.split_from(new)
+            own_same = split and new.private is old.private
+            key = (id(old.common), id(old.shared), old.v)
+            if own_same and key in plain and all(
+                    f is p for f, p in zip(forms, public, strict=True)):
+                data = plain[key]
             else:
-                game = patch.change(old.game, new.game, ("game",), gone)
-            if game is not patch.SAME:
-                changes["game"] = game
-            data = None
-            if changes or gone or events or old.v != version:
-                delta: JSON = {"type": "delta", "from": old.v, "v": version,
-                               "patch": changes,
-                               "events": [e.for_seat(viewer) for e in events]}
-                if gone:
-                    delta["gone"] = gone
-                data = messages.encode(delta)
+                data = self._delta(old, new, common, shared, forms,
+                                   common_changes, shared_changes, split)
+                if own_same and all(f is p for f, p in zip(forms, public, strict=True)):
+                    plain[key] = data
             for client in clients:
                 client.shown = new
                 if client is actor:
@@ -229,23 +261,77 @@ class TableViews:
                 elif data is not None:
                     client.send(data)
 
+    def _shown(self, viewer: int | None, common: dict[str, Any], shared: JSON | None,
+               old: Shown) -> Shown:
+        """What ``viewer`` is shown now. A private part the game's ``ViewKeys`` knows to be
+        unchanged since ``old`` is ``old``'s (the same object), not built again."""
+        keys = self._keys
+        if keys is not None:
+            key = keys.private_key(viewer)
+            if key is not None:
+                key = (viewer, self._deals, key)
+                if key == old.key and old.private is not None:
+                    return Shown(self.version, common, None, shared, old.private, key)
+            view, private = self._view(viewer, shared)
+            return Shown(self.version, common, view, shared, private, key)
+        view, private = self._view(viewer, shared)
+        return Shown(self.version, common, view, shared, private)
+
+    def _delta(self, old: Shown, new: Shown, common: dict[str, Any], shared: JSON | None,
+               forms: list[JSON], common_changes: dict[int, tuple[JSON, patch.Gone]],
+               shared_changes: dict[int, tuple[Any, patch.Gone]], split: bool) -> bytes | None:
+        """The encoded ``delta`` from ``old`` to ``new`` with the events ``forms`` (None when
+        there is nothing to send); what every group shares is compared once per announce."""
+        common_change = common_changes.get(id(old.common))
+        if common_change is None:
+            common_change = common_changes[id(old.common)] = _common_change(old.common, common)
+        changes, gone = dict(common_change[0]), list(common_change[1])
+        if split:
+            # The shared part's change once for every viewer, then this one's own.
+            shared_change = shared_changes.get(id(old.shared))
+            if shared_change is None:
+                shared_gone: patch.Gone = []
+                shared_change = shared_changes[id(old.shared)] = (
+                    patch.change(old.shared, new.shared, ("game",), shared_gone), shared_gone)
+            own = patch.change(old.private, new.private, ("game",), gone)
+            gone += shared_change[1]
+            game = _union(shared_change[0], own)
+        else:
+            game = patch.change(old.game, new.game, ("game",), gone)
+        if game is not patch.SAME:
+            changes["game"] = game
+        if not (changes or gone or forms or old.v != new.v):
+            return None
+        delta: JSON = {"type": "delta", "from": old.v, "v": new.v, "patch": changes,
+                       "events": forms}
+        if gone:
+            delta["gone"] = gone
+        return messages.encode(delta)
+
 
 class Shown:
     """What one client was last sent: the version, the sections every recipient shares,
     and its game view: whole, or for a game that splits its views, its shared and private
     parts (kept apart: a seated connection holds its last view while idle). Clients shown
-    the same thing hold the same object (a delta is built once for them)."""
+    the same thing hold the same object (a delta is built once for them). ``key``: the
+    viewer, the deal and the game's ``ViewKeys.private_key`` the private part was built
+    at (None when the game gave none)."""
 
-    __slots__ = ("_game", "common", "private", "shared", "v")
+    __slots__ = ("_game", "common", "disjoint", "key", "private", "shared", "v")
 
     def __init__(self, v: int, common: dict[str, Any], game: JSON | None,
-                 shared: JSON | None = None, private: JSON | None = None) -> None:
+                 shared: JSON | None = None, private: JSON | None = None,
+                 key: Hashable | None = None) -> None:
         self.v = v
         self.common = common
         split = shared is not None and private is not None
         self._game = None if split else game
         self.shared = shared if split else None
         self.private = private if split else None
+        self.key = key
+        #: Split, and no private key is a shared key too.
+        self.disjoint = (split and private is not None and shared is not None
+                         and private.keys().isdisjoint(shared))
 
     @property
     def game(self) -> JSON | None:
@@ -257,10 +343,7 @@ class Shown:
     def split_from(self, new: Shown) -> bool:
         """The change to ``new`` is the shared part's plus the private part's: both views
         are split, and in each the private keys are not shared keys too."""
-        return (self.shared is not None and new.shared is not None
-                and self.private is not None and new.private is not None
-                and self.private.keys().isdisjoint(self.shared)
-                and new.private.keys().isdisjoint(new.shared))
+        return self.disjoint and new.disjoint
 
 
 def _union(shared: Any, own: Any) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from app import games
-from app.games.contract import GameError, GameSpec, MatchState
+from app.games.contract import GameError, GameSpec, MatchState, SplitViews, ViewKeys
 
 GAMES = games.names()
 SEEDS = (1, 2, 3)
@@ -99,6 +99,27 @@ def test_random_matches_end_with_consistent_views(spec: GameSpec, seed: int) -> 
     board = match.scoreboard()
     encoded(board)
     assert isinstance(board.get("rule"), str) and board["rule"]
+
+
+def test_equal_view_keys_mean_equal_views(spec: GameSpec) -> None:
+    """``ViewKeys``: over a whole match, a key never stands for two different values (a
+    table reuses what it built at an equal key instead of building it again)."""
+    probe = spec.new_match(1, spec.check_options({}))
+    if not isinstance(probe, ViewKeys) or not isinstance(probe, SplitViews):
+        pytest.skip(f"{spec.name} has no view keys")
+    seen: dict[Any, str] = {}
+
+    def check(match: MatchState) -> None:
+        assert isinstance(match, ViewKeys) and isinstance(match, SplitViews)
+        for name, key, value in [("scoreboard", match.scoreboard_key(), match.scoreboard()),
+                                 *[(f"private {seat}", match.private_key(seat),
+                                    match.private_view(seat))
+                                   for seat in [*range(spec.seats), None]]]:
+            if key is not None:
+                assert seen.setdefault(f"{name} {key!r}", encoded(value)) == encoded(value), (
+                    f"{name}: one key for two values")
+
+    playout(spec, 2, check)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

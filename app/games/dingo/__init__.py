@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from app.game import Action, Game, Match, MatchOptions, codes, make_bot
@@ -140,6 +140,24 @@ class DingoMatch:
         if seat is None:  # the engine's spectator form has no ``legal``; every view has one
             view["legal"] = []
         return view
+
+    # -- ViewKeys: what a table need not rebuild ---------------------------------------------
+
+    def scoreboard_key(self) -> Hashable:
+        """The scoreboard changes only when a game is dealt or scored."""
+        return self.inner.games_dealt_and_scored
+
+    def private_key(self, seat: int | None) -> Hashable | None:
+        """A seat's private view is its hand, its passes and, on its turn, its legal
+        actions: off its turn it is known by the game, the hand and how many cards it
+        passed and received (those lists only grow in a game)."""
+        if seat is None:
+            return ()  # ``{"seat": None, "legal": []}``
+        game = self.inner.game
+        if game.to_act == seat or seat not in (0, 1, 2, 3):
+            return None
+        return (len(self.inner.games), game.hands[seat], len(game.passed[seat]),
+                len(game.received[seat]))
 
     def _prompt(self) -> str:
         """Who must do what, the same words for every seat (``{2} must pass a card.``: a
