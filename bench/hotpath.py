@@ -4,7 +4,7 @@
     taskset -c 0 .venv/bin/python bench/hotpath.py --runs 5 --profile
 
 Runs the code a WebSocket message goes through once it has been read
-(``app.api.ws._handle``: parse and validate the intent, then ``Table.submit``:
+(``app.api.ws.handle_frame``: parse and validate the intent, then ``Table.submit``:
 engine, log entry, views, encoding, one send per seat) for N tables of four
 seated players in a closed loop, on a memory store and connections that
 only keep the last message. What is left between this and ``bench/run.py``'s
@@ -29,7 +29,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.api.ws import _handle
+from app.api.ws import handle_frame
 from app.observability import Metrics
 from app.table.client import Client
 from app.table.manager import TableManager
@@ -90,14 +90,14 @@ async def run(tables: int, actions: int, seed: int,
                 for client in clients:
                     if client.seat is not None and not table.seats[client.seat].ready:
                         ready = orjson.dumps({"type": "ready", "id": f"i{next(ids)}"})
-                        await _handle(ready.decode(), table, client, metrics)
+                        await handle_frame(ready.decode(), table, client, metrics)
                 continue
             seat = game.to_act
             assert seat is not None
             intent = rng.choice(game.legal_actions()).to_dict()
             del intent["seat"]
             intent.update(id=f"i{next(ids)}", v=table.version)
-            await _handle(orjson.dumps(intent).decode(), table, clients[seat], metrics)
+            await handle_frame(orjson.dumps(intent).decode(), table, clients[seat], metrics)
             done += 1
         await asyncio.sleep(0)  # the next game starts from a timer callback
     spent = time.process_time() - started

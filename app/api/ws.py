@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
 import orjson
@@ -35,6 +35,9 @@ from app.table import messages
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.table import Table
+
+if TYPE_CHECKING:  # the relay (app.cluster) is imported only when REDIS_URL is set
+    from app.cluster.relay import Relay
 
 router = APIRouter()
 
@@ -178,6 +181,16 @@ async def table_socket(websocket: WebSocket) -> None:
             await client.stop()
             metrics.connections.dec()
         return
+    relay: Relay | None = getattr(websocket.app.state, "relay", None)
+    if relay is not None:
+        # Several processes (REDIS_URL): the table may be owned by another one.
+        try:
+            await relay.serve(websocket, table_id)
+        finally:
+            caps.release(table_id, address)
+            await client.stop()
+            metrics.connections.dec()
+        return
     table = manager.get(table_id)
     try:
         if table is None:
@@ -192,11 +205,7 @@ async def table_socket(websocket: WebSocket) -> None:
         # as the reader is idle, so the seat leaves (and a bot covers it after the grace)
         # instead of hanging on the stuck socket. Never interrupt a frame being handled.
         client.on_abort = lambda: reader.cancel() if client.reading else None
-        try:
-            await _read(websocket, table, client, settings, metrics)
-        except asyncio.CancelledError:
-            if not client.aborted or reader.uncancel():
-                raise
+        await read_socket(websocket, LocalRoute(table, client, metrics), settings, metrics)
     finally:
         caps.release(table_id, address)
         if table is not None:
@@ -212,10 +221,47 @@ async def table_socket(websocket: WebSocket) -> None:
 router.add_websocket_route("/ws/{table_id}", table_socket)
 
 
-async def _read(websocket: WebSocket, table: Table, client: Client, settings: Settings,
+class Route(Protocol):
+    """Where a socket's frames go: ``client`` answers refusals and is the one whose
+    ``aborted``/``reading`` the reader keeps; ``handle`` takes one frame that passed the
+    size and rate checks."""
+
+    @property
+    def client(self) -> Client: ...
+
+    async def handle(self, raw: str | bytes) -> None: ...
+
+
+class LocalRoute:
+    """Frames of a socket at a table of this process: straight to ``handle_frame``."""
+
+    __slots__ = ("client", "metrics", "table")
+
+    def __init__(self, table: Table, client: Client, metrics: Metrics) -> None:
+        self.table, self.client, self.metrics = table, client, metrics
+
+    async def handle(self, raw: str | bytes) -> None:
+        await handle_frame(raw, self.table, self.client, self.metrics)
+
+
+async def read_socket(websocket: WebSocket, route: Route, settings: Settings,
+                      metrics: Metrics) -> None:
+    """Read the socket until the peer leaves or its client is cut off (``on_abort``
+    cancels this task while it waits for a frame: that cancellation ends here)."""
+    reader = asyncio.current_task()
+    assert reader is not None
+    try:
+        await _read(websocket, route, settings, metrics)
+    except asyncio.CancelledError:
+        if not route.client.aborted or reader.uncancel():
+            raise
+
+
+async def _read(websocket: WebSocket, route: Route, settings: Settings,
                 metrics: Metrics) -> None:
     limiter = RateLimiter()
-    while not client.aborted:
+    while not route.client.aborted:
+        client = route.client
         client.reading = True
         try:
             frame = await websocket.receive()
@@ -223,6 +269,7 @@ async def _read(websocket: WebSocket, table: Table, client: Client, settings: Se
             client.reading = False
         if frame["type"] == "websocket.disconnect":
             return
+        client = route.client
         text: str | None = frame.get("text")
         raw: str | bytes = text if text is not None else frame.get("bytes") or b""
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
@@ -242,13 +289,15 @@ async def _read(websocket: WebSocket, table: Table, client: Client, settings: Se
             if verdict == "limited":
                 _refuse(client, metrics, "rate_limited", "too many messages; slow down")
             continue
-        await _handle(raw, table, client, metrics)
+        await route.handle(raw)
         # Frames already buffered come back without a pause: let the writers send the
         # answers before reading on, so a quick burst does not fill the send queue.
         await asyncio.sleep(0)
 
 
-async def _handle(raw: str | bytes, table: Table, client: Client, metrics: Metrics) -> None:
+async def handle_frame(raw: str | bytes, table: Table, client: Client, metrics: Metrics) -> None:
+    """One frame of a socket at ``table``, whichever process holds the socket: the same
+    for a local socket and one relayed from another process (``app.cluster.relay``)."""
     parsed = _parse(raw, table.game.actions)
     if isinstance(parsed, Refusal):
         _refuse(client, metrics, parsed.code, parsed.message, parsed.intent_id)

@@ -29,16 +29,18 @@ class RedisUnavailable(RuntimeError):
     """Redis could not be reached (or answered too late): nothing was decided."""
 
 
-def connect(url: str, *, timeout: float = DEFAULT_TIMEOUT, **options: Any) -> Redis:
+def connect(url: str, *, timeout: float = DEFAULT_TIMEOUT, decode: bool = True,
+            **options: Any) -> Redis:
     """A client for ``REDIS_URL`` (``redis://host:6379/0``) with the settings above.
 
-    Answers are decoded to ``str``. The client connects lazily; call ``aclose()``.
+    Answers are decoded to ``str`` (``decode=False``: bytes). ``options`` override the
+    settings above (e.g. ``socket_timeout=None`` for a subscription that may stay
+    quiet). The client connects lazily; call ``aclose()``.
     """
-    return Redis.from_url(
-        url,
-        decode_responses=True,
-        socket_timeout=timeout,
-        socket_connect_timeout=timeout,
-        retry=Retry(NoBackoff(), 1),
-        **options,
-    )
+    settings: dict[str, Any] = {
+        "decode_responses": decode,
+        "socket_timeout": timeout,
+        "socket_connect_timeout": timeout,
+        "retry": Retry(NoBackoff(), 1),
+    }
+    return Redis.from_url(url, **{**settings, **options})

@@ -1,0 +1,346 @@
+"""Forwarding (app.cluster.relay) on a real Redis: three apps in this event loop, each
+with its own relay (its own process id and connections), one owning the table, players
+spread over all three, whole matches over real WebSockets.
+
+The table managers here stand in for ownership (``locate`` answers from a dict the
+test sets), so a move of the table (``CLOSE_MOVED``) and an owner that vanishes are
+driven by the test; tests/cluster/test_cluster_serve.py runs real ``dingo serve``
+processes with real leases.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clusterkit import eventually
+from tablekit import Live, Player, assert_no_leaks, hidden_by_version, live_server
+from websockets.asyncio.client import connect
+
+from app.cluster.relay import (
+    CLOSE_MOVED,
+    DATA,
+    FRAME,
+    Relay,
+    decode_batch,
+    encode_batch,
+)
+from app.table.options import TableOptions
+from app.table.table import Table
+
+
+@dataclass(frozen=True)
+class Owner:
+    process_id: str
+
+
+class Cluster:
+    """Apps ``a``, ``b``, ``c``; ``where[table_id]`` names the owning app."""
+
+    def __init__(self, lives: dict[str, Live], prefix: str) -> None:
+        self.lives = lives
+        self.prefix = prefix
+        self.where: dict[str, str] = {}
+        self.relays: dict[str, Relay] = {}
+
+    def locator(self, name: str) -> Any:
+        async def locate(table_id: str) -> Table | Owner | None:
+            owner = self.where.get(table_id)
+            if owner is None:
+                return None
+            if owner == name:
+                return self.lives[name].manager.get(table_id)
+            return Owner(f"{self.prefix}{owner}")
+        return locate
+
+    async def create(self, on: str, **options: Any) -> tuple[str, str]:
+        table_id, host = await self.lives[on].create(**options)
+        self.where[table_id] = on
+        return table_id, host
+
+    async def move(self, table_id: str, to: str) -> None:
+        """The table goes to ``to``, rebuilt from the log (the store is shared)."""
+        old = self.lives[self.where[table_id]].manager
+        table = old.tables.pop(table_id)
+        await table.stop(CLOSE_MOVED, "the table moved")
+        new = self.lives[to].manager
+        stored = await new.store.load_table(table_id)
+        assert stored is not None
+        new._add(await Table.restore(stored, new.store, new.config, new.metrics))
+        self.where[table_id] = to
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator[Cluster]:
+    async with AsyncExitStack() as stack:
+        lives: dict[str, Live] = {}
+        for name in "abc":
+            path = tmp_path / name
+            path.mkdir()
+            lives[name] = await stack.enter_async_context(_serving(path))
+        # One store for all: the table's log is the database's, whoever owns the table.
+        store = lives["a"].manager.store
+        for live in lives.values():
+            live.manager.store = store
+            live.store = store
+        result = Cluster(lives, prefix)
+        for name, live in lives.items():
+            manager: Any = live.manager
+            manager.process_id = f"{prefix}{name}"
+            manager.locate = result.locator(name)
+            relay = Relay(redis_url, manager, live.app.state.metrics,
+                          live.app.state.settings, prefix=prefix)
+            await relay.start()
+            assert relay.subscribed.is_set()
+            live.app.state.relay = relay
+            result.relays[name] = relay
+            stack.push_async_callback(relay.stop)
+        yield result
+
+
+class _serving:
+    def __init__(self, path: Path) -> None:
+        self.gen = live_server(path)
+
+    async def __aenter__(self) -> Live:
+        return await self.gen.__anext__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        with pytest.raises(StopAsyncIteration):
+            await self.gen.__anext__()
+
+
+def over(state: dict[str, Any]) -> bool:
+    return state["table"]["status"] == "match_over" and state["table"]["match_id"] is not None
+
+
+async def seated(cluster: Cluster, table_id: str, host: str,
+                 on: list[str]) -> list[Player]:
+    players = []
+    for seat, name in enumerate(on):
+        player = await cluster.lives[name].player(table_id, host if seat == 0 else None)
+        answer = await player.intent({"type": "sit", "seat": seat, "name": f"P{seat}"})
+        assert answer["type"] == "ack", answer
+        players.append(player)
+    return players
+
+
+async def play(players: list[Player], rng: random.Random, *, stop_after: int | None = None
+               ) -> None:
+    """Play on (random legal moves, ready between games) until the match is over, or
+    ``stop_after`` actions."""
+    version = max(p.state["v"] for p in players)
+    moves = 0
+    while True:
+        for player in players:
+            await player.until(lambda s, v=version: s["v"] >= v)
+        state = players[0].state
+        if over(state) or (stop_after is not None and moves >= stop_after):
+            return
+        if state["table"]["status"] == "between_games":
+            for player in players:
+                assert (await player.intent({"type": "ready"}))["type"] == "ack"
+            version = state["v"] + 1
+            continue
+        to_act = state["game"]["to_act"]
+        assert [bool(p.state["game"]["legal"]) for p in players] == [
+            s == to_act for s in range(4)]
+        version = (await players[to_act].play_random(rng))["v"]
+        moves += 1
+
+
+def answers_once(player: Player) -> None:
+    """Every intent id this socket sent was answered exactly once."""
+    answered = Counter(f["id"] for f in player.frames if f["type"] in ("ack", "error")
+                       and f.get("id"))
+    twice = {k: n for k, n in answered.items() if n > 1}
+    assert not twice, twice
+
+
+def test_a_batch_round_trips() -> None:
+    records = [(FRAME, 7, b'{"type":"sync"}'), (DATA, 2**40, b""), (DATA, 1, "é".encode())]
+    assert decode_batch(encode_batch("p1", records)) == ("p1", records)
+    with pytest.raises(ValueError):
+        decode_batch(encode_batch("p1", records)[:-1])
+
+
+async def test_players_on_three_processes_finish_a_match_each_shown_its_own_view(
+    cluster: Cluster,
+) -> None:
+    table_id, host = await cluster.create("a", games_to_win=1)
+    spectator = await cluster.lives["c"].player(table_id)
+    watching = asyncio.create_task(spectator.read_all())
+    players = await seated(cluster, table_id, host, ["a", "b", "c", "b"])
+    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+    await play(players, random.Random(17))
+    final = players[0].state
+    assert final["match"]["over"]
+    # Relayed sockets count at the owner like local ones: four seats and a spectator.
+    info = (await cluster.lives["a"].http.get(f"/api/tables/{table_id}")).json()
+    assert info["spectators"] == 1 and info["status"] == "match_over"
+    table = cluster.lives["a"].manager.get(table_id)
+    assert table is not None and len(table.clients) == 5
+    assert [s["connected"] for s in final["seats"]] == [True] * 4
+    await spectator.ws.close()
+    await watching
+    store: Any = cluster.lives["a"].store
+    entries = store.entries(table_id)
+    hidden = hidden_by_version(TableOptions.from_dict(store.tables[table_id].options), entries)
+    assert assert_no_leaks(spectator.frames, None, hidden) > 28
+    for seat, player in enumerate(players):
+        assert assert_no_leaks(player.frames, seat, hidden) > 28
+        answers_once(player)
+    # Only the owner ran the table; the others only relayed.
+    assert cluster.lives["b"].manager.tables == cluster.lives["c"].manager.tables == {}
+    # A relayed socket that leaves: its seat is not connected any more, at the owner.
+    await players[2].ws.close()
+    await eventually(lambda: not table.seats[2].client and len(table.clients) == 3)
+
+
+async def test_a_relayed_intent_retried_with_its_id_gets_the_first_answer(
+    cluster: Cluster,
+) -> None:
+    table_id, host = await cluster.create("a", games_to_win=1)
+    players = await seated(cluster, table_id, host, ["a", "b", "b", "c"])
+    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+    to_act = players[0].state["game"]["to_act"]
+    mover = players[to_act]
+    await mover.until(lambda s: s["v"] >= players[0].state["v"])
+    choice = mover.state["game"]["legal"][0]
+    wire = {k: v for k, v in choice.items() if k != "seat"}
+    intent = {**wire, "id": "once-1", "v": mover.state["v"]}
+    await mover.send(intent)
+    first = await mover.expect("ack")
+    await mover.send(intent)  # the answer was lost, say: the same id again
+    again = await mover.expect("ack")
+    assert first == again
+    entries = cluster.lives["a"].store.entries(table_id)
+    assert [e.get("id") for e in entries].count("once-1") == 1
+    # A refused one is refused alike, with the same bytes.
+    await mover.send({"type": "sit", "seat": 0, "name": "X", "id": "no-1"})
+    refused = await mover.expect("error")
+    await mover.send({"type": "sit", "seat": 0, "name": "X", "id": "no-1"})
+    assert await mover.expect("error") == refused
+    answers = [f for f in mover.tracker.raw if f.get("id") == "no-1"]
+    assert len(answers) == 2
+    for player in players:
+        await player.send({"type": "sync"})
+        await player.next_state()
+
+
+async def test_the_table_moves_and_every_socket_follows_it_without_an_error(
+    cluster: Cluster,
+) -> None:
+    table_id, host = await cluster.create("a", games_to_win=1)
+    spectator = await cluster.lives["c"].player(table_id)
+    watching = asyncio.create_task(spectator.read_all())
+    players = await seated(cluster, table_id, host, ["a", "b", "c", "a"])
+    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+    rng = random.Random(5)
+    await play(players, rng, stop_after=9)
+    before = len(spectator.frames)
+    # a -> b: sockets on a were local and go remote, those on b go local, c follows.
+    await cluster.move(table_id, "b")
+    for player in players:
+        await player.expect("welcome")
+        await player.next_state()
+    await eventually(lambda: [f["type"] for f in spectator.frames].count("welcome") == 2)
+    await play(players, rng, stop_after=6)
+    # b -> c, then a process with no socket of the table.
+    await cluster.move(table_id, "c")
+    for player in players:
+        await player.expect("welcome")
+    await play(players, rng)
+    assert over(players[0].state)
+    for player in [*players, spectator]:
+        assert player.ws.close_code is None
+        assert not [f for f in player.frames if f["type"] == "error"], player.frames
+    # The moved sockets took their seats back with the tokens they held (from ``seated``).
+    table = cluster.lives["c"].manager.get(table_id)
+    assert table is not None
+    assert [s.client is not None for s in table.seats] == [True] * 4
+    assert cluster.lives["a"].manager.tables == cluster.lives["b"].manager.tables == {}
+    await spectator.ws.close()
+    await watching
+    assert len(spectator.frames) > before
+    store: Any = cluster.lives["a"].store
+    hidden = hidden_by_version(TableOptions.from_dict(store.tables[table_id].options),
+                               store.entries(table_id))
+    assert assert_no_leaks(spectator.frames, None, hidden) > 20
+    for seat, player in enumerate(players):
+        assert assert_no_leaks(player.frames, seat, hidden) > 20
+        answers_once(player)
+
+
+async def test_an_owner_that_vanishes_is_noticed_and_its_sockets_find_the_new_owner(
+    cluster: Cluster,
+) -> None:
+    table_id, host = await cluster.create("a", games_to_win=1)
+    players = await seated(cluster, table_id, host, ["b", "b", "c", "c"])
+    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+    rng = random.Random(9)
+    await play(players, rng, stop_after=5)
+    # a's relay goes silent (its subscription ends: PUBLISH to it finds nobody), and
+    # the table is taken over by b, as after its lease expired.
+    relay_a: Any = cluster.relays["a"]
+    relay_a._post = lambda *args: None  # nothing leaves a dead process
+    for task in relay_a._tasks:
+        task.cancel()
+    await asyncio.wait(relay_a._tasks)
+    old = cluster.lives["a"].manager.tables.pop(table_id)
+    old.shut(4999, "gone")  # nothing is sent any more: a is dead
+    new = cluster.lives["b"].manager
+    stored = await new.store.load_table(table_id)
+    assert stored is not None
+    new._add(await Table.restore(stored, new.store, new.config, new.metrics))
+    cluster.where[table_id] = "b"
+    for player in players:
+        await player.expect("welcome", timeout=5)
+        await player.next_state()
+    assert all(p.ws.close_code is None for p in players)
+    await play(players, rng)
+    assert over(players[0].state)
+    for player in players:
+        answers_once(player)
+
+
+async def test_frames_while_the_table_cannot_be_located_are_answered_unavailable(
+    cluster: Cluster,
+) -> None:
+    table_id, host = await cluster.create("a")
+    players = await seated(cluster, table_id, host, ["b", "c"])
+    from app.cluster.client import RedisUnavailable
+
+    failing = True
+    locate = cluster.locator("b")
+
+    async def flaky(table_id: str) -> Any:
+        if failing:
+            raise RedisUnavailable("Redis unreachable (test)")
+        return await locate(table_id)
+
+    manager: Any = cluster.lives["b"].manager
+    manager.locate = flaky
+    await cluster.move(table_id, "c")
+    p0 = players[0]
+    error = await p0.expect("error")
+    assert error["code"] == "service_unavailable"
+    await p0.send({"type": "ready", "id": "r-1"})
+    refused = await p0.expect("error")
+    assert (refused["code"], refused["id"]) == ("service_unavailable", "r-1")
+    failing = False
+    await p0.expect("welcome", timeout=5)
+    state = await p0.next_state()
+    assert state["seats"][0]["name"] == "P0" and p0.ws.close_code is None
+    # An unknown table is told and closed (4404) on any process, as with one process.
+    async with connect(f"ws://{cluster.lives['b'].base}/ws/nosuchtable") as ws:
+        stranger = Player(ws)
+        assert (await stranger.recv())["code"] == "unknown_table"
+        assert await stranger.closed_code() == 4404
