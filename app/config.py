@@ -40,6 +40,15 @@ class Settings(BaseSettings):
         repr=False,  # may hold a password
         description="Redis for several processes (docs/cluster.md); unset: one process.",
     )
+    lease_seconds: float = Field(
+        default=2.0,
+        gt=0,
+        le=60,
+        validation_alias="LEASE_SECONDS",
+        description="With REDIS_URL: how long a table's lease lasts unless renewed (every "
+                    "third of it); a dead process's tables play again within about 1.5 times "
+                    "this.",
+    )
     host: str = Field(
         default="127.0.0.1",
         validation_alias="DINGO_HOST",

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -26,7 +27,10 @@ from app.db.store import SqlStore
 from app.game.advice import HINDSIGHT_PLAYOUTS
 from app.observability import Metrics, configure_logging
 from app.rules_page import rules_page
-from app.table.manager import TableManager
+from app.table.manager import OwnershipUnavailable, TableManager
+
+if TYPE_CHECKING:
+    from app.cluster.ownership import Ownership
 
 #: The browser client: plain HTML, CSS and JavaScript modules, no build step.
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
@@ -57,7 +61,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         stack.push_async_callback(store.close)
         app.state.store = store
         # Live tables: restored from their logs, closed (sockets 1012) before the store.
-        tables = TableManager(store, table_config(settings), app.state.metrics)
+        # Several processes (REDIS_URL): only the tables nobody owns are taken over here,
+        # leases are kept renewed, and a stop hands them back (sockets CLOSE_MOVED).
+        tables = TableManager(store, table_config(settings), app.state.metrics,
+                              ownership=await _ownership(settings, app, stack))
         stack.push_async_callback(tables.shutdown)
         await tables.recover()
         tables.start()
@@ -71,6 +78,29 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
 
 
+async def _ownership(settings: Settings, app: FastAPI,
+                     stack: AsyncExitStack) -> Ownership | None:
+    """With ``REDIS_URL``: the Redis client (``app.state.redis``, closed after the tables)
+    and this process's leases; else None and nothing of ``app.cluster`` is imported."""
+    if settings.redis_url is None:
+        app.state.redis = None
+        return None
+    from app.cluster.client import connect
+    from app.cluster.lease import TableLeases
+    from app.cluster.ownership import Ownership
+
+    redis = connect(settings.redis_url)
+    stack.push_async_callback(redis.aclose)
+    app.state.redis = redis
+    return Ownership(TableLeases(redis, ttl=settings.lease_seconds))
+
+
+async def _ownership_unavailable(request: Request, exc: Exception) -> Response:
+    """Who owns a table cannot be proved now (Redis away): 503, to be retried."""
+    return JSONResponse(status_code=503, headers={"Retry-After": "1"},
+                        content={"detail": {"code": "service_unavailable", "message": str(exc)}})
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build an app; tests pass their own Settings, the server reads the environment."""
     settings = settings or get_settings()
@@ -80,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     # Every 422 serialises, whatever the request held (NaN, bytes that are not UTF-8).
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(OwnershipUnavailable, _ownership_unavailable)
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,

@@ -232,6 +232,29 @@ class LeaseKeeper:
         lease = self.held.get(table_id)
         return lease if lease is not None and lease.valid() else None
 
+    async def confirm(self, table_id: str) -> Lease | None:
+        """The table's lease if it is still this process's, else None.
+
+        The held lease while it is valid (no round trip); one whose local validity
+        ran out (the event loop stalled, the process was paused) is renewed now:
+        still this value in Redis means nobody else got it meanwhile. Refused or
+        Redis unreachable: the lease is lost (``on_lost`` is awaited) and None.
+        """
+        lease = self.held.get(table_id)
+        if lease is None:
+            return None
+        if lease.valid():
+            return lease
+        try:
+            renewed = await self.leases.renew(lease)
+        except LeaseLost as exc:
+            if self.held.get(table_id) is lease:
+                await self._lose(lease, exc)
+            return self.current(table_id)
+        if self.held.get(table_id) is lease:
+            self.held[table_id] = renewed
+        return self.current(table_id)
+
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="lease-keeper")

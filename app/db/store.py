@@ -192,6 +192,12 @@ class SqlStore:
                 stored[e.table_id].entries.append({**e.entry, "seq": e.seq})
         return list(stored.values())
 
+    async def unfinished_ids(self) -> list[str]:
+        """The ids of every table not closed (several processes sweep these for orphans)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(LiveTable.id).where(LiveTable.closed_at.is_(None)))
+            return list(rows.scalars())
+
     async def load_table(self, table_id: str) -> StoredTable | None:
         """One unfinished table with its log in ``seq`` order (a takeover, after ``claim``);
         None if there is no such table or it is closed."""

@@ -1,4 +1,22 @@
-"""All live tables of this process: create, find, restore after a restart, close when idle."""
+"""All live tables of this process: create, find, restore after a restart, close when idle.
+
+With several processes (``REDIS_URL`` set, docs/cluster.md) a table lives in one
+process at a time, its owner, which holds the table's lease
+(``app.cluster.ownership``). Then the manager also:
+
+- acquires the lease of a table it creates before the table is announced;
+- ``locate``: a table is here, or owned by another live process (``Owner``), or
+  nobody's, and is then taken over here (lease, ``claim``, log, ``Table.restore``);
+- sweeps every ``failover_seconds`` for unfinished tables whose lease is free
+  (their owner died) and takes them over; ``recover`` at start does one sweep
+  instead of restoring every table;
+- drops a table whose lease is lost or whose fenced append was refused: its
+  sockets close with ``CLOSE_MOVED`` (the socket layer joins them to the new owner);
+- on a graceful stop closes every table's sockets with ``CLOSE_MOVED`` and hands
+  every lease back at once, so another process takes the tables over.
+
+``REDIS_URL`` unset: none of this; nothing of ``app.cluster`` is imported.
+"""
 
 from __future__ import annotations
 
@@ -6,58 +24,151 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from app.observability import log_event
 
 from .options import TableConfig, TableOptions
-from .ports import StoredTable, TableStore
-from .table import Table
+from .ports import Fenced, StoredTable, TableStore
+from .table import CLOSE_MOVED, MOVED_REASON, Table
 from .thinking import BotWorkers
 from .tokens import new_table_id, new_token
 
 if TYPE_CHECKING:
+    from app.cluster.lease import Lease
+    from app.cluster.ownership import Ownership
     from app.observability import Metrics
 
 log = logging.getLogger(__name__)
 
 CLOSE_IDLE = 4410
 CLOSE_RESTART = 1012
+__all__ = ["CLOSE_IDLE", "CLOSE_MOVED", "CLOSE_RESTART", "MOVED_REASON", "Owner",
+           "OwnershipUnavailable", "TableManager"]
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """(Several processes.) The table lives in another process: the one with this id."""
+
+    process_id: str
+
+
+class OwnershipUnavailable(RuntimeError):
+    """(Several processes.) Who owns the table cannot be told or proved now (Redis, or
+    the database during a takeover, cannot be reached): answer ``service_unavailable``
+    and let the client retry."""
 
 
 class TableManager:
+    """The live tables of this process (see the module docstring).
+
+    ``process_id``: this process's unique id (its lease owner string with several
+    processes). ``clustered``: True when ``ownership`` is given (``REDIS_URL`` set).
+    """
+
     def __init__(self, store: TableStore, config: TableConfig | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, *, ownership: Ownership | None = None,
+                 failover_seconds: float | None = None) -> None:
         self.store = store
         self.config = config or TableConfig()
         self.metrics = metrics
         self.bot_workers = BotWorkers(self.config.bot_processes)
         self.tables: dict[str, Table] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.ownership = ownership
+        self.clustered = ownership is not None
+        self.process_id: str = uuid.uuid4().hex if ownership is None else ownership.process_id
+        #: How often (seconds) every process looks for tables nobody owns: half the lease
+        #: ttl, at most 1 s, so a table plays again within ttl + this after its owner died.
+        self.failover_seconds = failover_seconds or (
+            1.0 if ownership is None else min(1.0, ownership.ttl / 2))
+        self._failover: asyncio.Task[None] | None = None
+        #: Takeovers under way here: one per table, whoever asks.
+        self._taking: dict[str, asyncio.Task[Table | Owner | None]] = {}
+        #: Tables whose log could not be restored here: not swept again.
+        self._broken: set[str] = set()
+        self._stopping = False
+        self._background: set[asyncio.Task[None]] = set()
+        if ownership is not None:
+            ownership.on_lost = self._lease_lost
 
     async def create(self, options: TableOptions) -> tuple[Table, str]:
-        """Open a table; return it and the host token (shown once, to its creator)."""
+        """Open a table; return it and the host token (shown once, to its creator).
+
+        Several processes: the table's lease is acquired first and the log claimed
+        with its token, so the table is this process's before anyone hears of it;
+        ``OwnershipUnavailable`` (nothing stored) if Redis cannot be reached.
+        """
         table_id = new_table_id()
         while table_id in self.tables:
             table_id = new_table_id()
         host_token = new_token()
         created_at = datetime.now(UTC)
-        await self.store.create_table(table_id, options.to_dict(), created_at)
-        table = Table(table_id, options, created_at, self.store, self.config, self.metrics,
-                      self.bot_workers)
+        if self.ownership is None:
+            await self.store.create_table(table_id, options.to_dict(), created_at)
+            table = Table(table_id, options, created_at, self.store, self.config, self.metrics,
+                          self.bot_workers)
+        else:
+            table = await self._create_owned(table_id, options, created_at)
         await table.open(host_token)
         self._add(table)
         log_event(log, "table_created", table_id=table_id)
         return table, host_token
 
+    async def _create_owned(self, table_id: str, options: TableOptions,
+                            created_at: datetime) -> Table:
+        assert self.ownership is not None
+        if self._stopping:
+            raise OwnershipUnavailable("this server is stopping")
+        lease = await self.ownership.acquire(table_id)
+        if lease is None:  # a new random id another process holds: practically never
+            raise OwnershipUnavailable(f"table id {table_id} is taken; try again")
+        try:
+            await self.store.create_table(table_id, options.to_dict(), created_at)
+            await self.store.claim(table_id, lease.token)
+        except BaseException:
+            await self.ownership.release_unkept(lease)
+            raise
+        table = Table(table_id, options, created_at, self.store, self.config, self.metrics,
+                      self.bot_workers, self.ownership.keep(lease))
+        table.on_moved = self._moved
+        return table
+
     def get(self, table_id: str) -> Table | None:
+        """The live table if it is here (with several processes: if this process owns it)."""
         table = self.tables.get(table_id)
         if table is not None and table.closed:
-            # Shut after a storage failure: it comes back from its log on restart.
+            # Shut after a storage failure: it comes back from its log on restart
+            # (or moved to another process).
             self._remove(table)
             return None
         return table
+
+    async def locate(self, table_id: str) -> Table | Owner | None:
+        """Where the table lives: here (the ``Table``), in another process (``Owner``), or
+        nowhere (None: no such table, or it is closed).
+
+        One process: exactly ``get``. Several: the table if this process owns it;
+        ``Owner(process_id)`` if another process holds its lease; if nobody does and
+        the table is unfinished in the database, it is taken over here first (lease,
+        ``claim`` with its token, the log, ``Table.restore``: timers and stand-in bots
+        go on, answers to intent ids are rebuilt). ``OwnershipUnavailable`` when Redis
+        (or, for a takeover, the database) cannot be reached, or this server is
+        stopping: the socket layer answers ``service_unavailable``.
+        """
+        table = self.get(table_id)
+        if self.ownership is None or table is not None:
+            return table
+        if self._stopping:
+            raise OwnershipUnavailable("this server is stopping")
+        holder = await self.ownership.holder(table_id)
+        if holder is not None and holder != self.process_id:
+            return Owner(holder)
+        return await self._take_over(table_id)
 
     async def recover(self) -> list[str]:
         """At startup: restore every unfinished table of the store.
@@ -65,7 +176,17 @@ class TableManager:
         If the store cannot answer (e.g. the database is not migrated yet), the
         server starts without them, says so in the log and ``/readyz`` shows
         the database problem; the tables stay stored for the next start.
+
+        Several processes: only the tables nobody owns are taken over here (one
+        failover sweep); the others stay with their owners.
         """
+        if self.ownership is not None:
+            try:
+                return await self.adopt_orphans()
+            except Exception as exc:
+                log_event(log, "tables_not_restored", logging.ERROR,
+                          error=f"{type(exc).__name__}: {str(exc)[:200]}")
+                return []
         try:
             stored = await self.store.unfinished_tables()
         except Exception as exc:
@@ -79,7 +200,8 @@ class TableManager:
         restored = []
         for stored in stored_tables:
             try:
-                table = await Table.restore(stored, self.store, self.config, self.metrics)
+                table = await Table.restore(stored, self.store, self.config, self.metrics,
+                                            bot_workers=self.bot_workers)
             except Exception as exc:
                 log_event(log, "table_restore_failed", logging.ERROR, table_id=stored.table_id,
                           error=f"{type(exc).__name__}: {exc}")
@@ -91,10 +213,28 @@ class TableManager:
 
     async def close(self, table: Table, code: int = CLOSE_IDLE,
                     reason: str = "the table was closed") -> None:
-        """Close a table for good: its sockets, its timers, and its log in storage."""
+        """Close a table for good: its sockets, its timers, and its log in storage.
+
+        Several processes: only a table this process still owns is closed (the
+        closing is fenced with its token); one it lost is dropped here instead.
+        """
+        tenure = table.tenure
+        if tenure is not None and not await tenure.prove():
+            table.lose()
+            return
         await table.stop(code, reason)
         self._remove(table)
-        await self.store.close_table(table.id)
+        if tenure is None or self.ownership is None:
+            await self.store.close_table(table.id)
+        else:
+            try:
+                await self.store.close_table(table.id, fence=tenure.fence)
+            except Fenced as exc:
+                log_event(log, "table_close_fenced", logging.WARNING, table_id=table.id,
+                          error=str(exc))
+                return
+            finally:
+                await self.ownership.release(table.id, tenure.fence)
         log_event(log, "table_closed", table_id=table.id)
 
     async def close_idle(self) -> list[str]:
@@ -107,19 +247,171 @@ class TableManager:
         return [t.id for t in idle]
 
     def start(self) -> None:
-        """Start sweeping idle tables in the background."""
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        """Start sweeping idle tables in the background (several processes: also renewing
+        leases and sweeping for tables nobody owns)."""
+        loop = asyncio.get_running_loop()
+        self._sweeper = loop.create_task(self._sweep())
+        if self.ownership is not None:
+            self.ownership.start()
+            self._failover = loop.create_task(self._watch_orphans(), name="failover-sweep")
 
     async def shutdown(self) -> None:
-        """Stop (server shutdown): sockets close with 1012, logs stay for the restart."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        """Stop (server shutdown): sockets close with 1012, logs stay for the restart.
+
+        Several processes: sockets close with ``CLOSE_MOVED`` and every lease is
+        handed back at once, so other processes take the tables over now.
+        """
+        self._stopping = True
+        for task in (self._sweeper, self._failover):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        for takeover in list(self._taking.values()):
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await takeover
+        code, reason = ((CLOSE_RESTART, "the server is restarting") if self.ownership is None
+                        else (CLOSE_MOVED, MOVED_REASON))
         for table in list(self.tables.values()):
-            await table.stop(CLOSE_RESTART, "the server is restarting")
+            await table.stop(code, reason)
             self._remove(table)
+        if self.ownership is not None:
+            await self.ownership.stop(release=True)
+            log_event(log, "leases_released")
+        for task in list(self._background):
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await task
         self.bot_workers.close()
+
+    # -- several processes ------------------------------------------------------------
+
+    async def adopt_orphans(self) -> list[str]:
+        """Take over every unfinished table whose lease nobody holds (its owner died or
+        handed it back); the ids taken over. The failover sweep runs this."""
+        assert self.ownership is not None
+        ids = [t for t in await self.store.unfinished_ids()
+               if t not in self.tables and t not in self._broken]
+        taken = []
+        for table_id in await self.ownership.free(ids):
+            if self._stopping:
+                break
+            try:
+                found = await self._take_over(table_id)
+            except OwnershipUnavailable:
+                raise
+            except Exception as exc:
+                log_event(log, "table_takeover_failed", logging.ERROR, table_id=table_id,
+                          error=f"{type(exc).__name__}: {str(exc)[:200]}")
+                continue
+            if isinstance(found, Table):
+                taken.append(found.id)
+        if taken:
+            log_event(log, "tables_taken_over", count=len(taken))
+        return taken
+
+    async def _watch_orphans(self) -> None:
+        while True:
+            await asyncio.sleep(self.failover_seconds)
+            try:
+                await self.adopt_orphans()
+            except Exception as exc:  # Redis or the database away: next round
+                log_event(log, "failover_sweep_failed", logging.WARNING,
+                          error=f"{type(exc).__name__}: {str(exc)[:200]}")
+
+    async def _take_over(self, table_id: str) -> Table | Owner | None:
+        """One takeover per table at a time, whoever asks (a socket, the sweep)."""
+        task = self._taking.get(table_id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._acquire_table(table_id))
+            self._taking[table_id] = task
+            task.add_done_callback(lambda _: self._taking.pop(table_id, None))
+        return await asyncio.shield(task)
+
+    async def _acquire_table(self, table_id: str) -> Table | Owner | None:
+        """Acquire the lease, claim the log with its token, read it, and restore the table."""
+        assert self.ownership is not None
+        own = self.ownership
+        local = self.get(table_id)
+        if local is not None:
+            return local
+        try:
+            # Junk ids must not create leases or fencing rows: is there such a table?
+            if await self.store.load_table(table_id) is None:
+                return None
+        except Exception as exc:
+            raise OwnershipUnavailable(f"the database could not be read: "
+                                       f"{type(exc).__name__}") from exc
+        lease: Lease | None = None
+        for _ in range(3):
+            lease = await own.acquire(table_id)
+            if lease is not None:
+                break
+            holder = await own.holder(table_id)
+            if holder is not None and holder != self.process_id:
+                return Owner(holder)
+        if lease is None:
+            raise OwnershipUnavailable(f"table {table_id}: its lease changes hands; retry")
+        try:
+            try:
+                await self.store.claim(table_id, lease.token)
+            except Fenced as exc:
+                # The log saw a larger token than Redis issues now (Redis lost its
+                # counters and a clock went back): get one above it.
+                await own.release_unkept(lease)
+                lease = await own.acquire(table_id, at_least=exc.epoch or 0)
+                if lease is None:
+                    holder = await own.holder(table_id)
+                    return None if holder is None else Owner(holder)
+                await self.store.claim(table_id, lease.token)
+            stored = await self.store.load_table(table_id)
+        except BaseException as exc:
+            if lease is not None:
+                await own.release_unkept(lease)
+            if isinstance(exc, OwnershipUnavailable) or not isinstance(exc, Exception):
+                raise
+            # The database away, or a newer owner's token came first (Fenced): retry.
+            raise OwnershipUnavailable(f"table {table_id} could not be taken over: "
+                                       f"{type(exc).__name__}") from exc
+        if stored is None:  # closed meanwhile
+            await own.release_unkept(lease)
+            return None
+        tenure = own.keep(lease)
+        try:
+            table = await Table.restore(stored, self.store, self.config, self.metrics,
+                                        bot_workers=self.bot_workers, tenure=tenure,
+                                        on_moved=self._moved)
+        except Exception as exc:
+            log_event(log, "table_restore_failed", logging.ERROR, table_id=table_id,
+                      error=f"{type(exc).__name__}: {exc}")
+            self._broken.add(table_id)
+            await own.release(table_id, lease.token)
+            return None
+        if table.moved:  # lost while it was being restored (e.g. recording its match)
+            holder = await own.holder(table_id)
+            if holder is None or holder == self.process_id:
+                raise OwnershipUnavailable(f"table {table_id} changed hands; retry")
+            return Owner(holder)
+        self._add(table)
+        log_event(log, "table_taken_over", table_id=table_id, v=table.version,
+                  fence=lease.token)
+        return table
+
+    def _lease_lost(self, table_id: str, token: int) -> None:
+        """The keeper lost a lease (refused, Redis unreachable, ran out): drop the table."""
+        table = self.tables.get(table_id)
+        if table is not None and table.tenure is not None and table.tenure.fence == token:
+            table.lose()  # -> _moved
+
+    def _moved(self, table: Table) -> None:
+        """A table of this process found it is not its owner any more: forget it here and
+        hand its lease back if this process still holds it (so nobody waits for it)."""
+        if self.tables.get(table.id) is table:
+            self._remove(table)
+        if self.ownership is not None and table.tenure is not None:
+            task = asyncio.get_running_loop().create_task(
+                self.ownership.release(table.id, table.tenure.fence))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def _sweep(self) -> None:
         interval = min(60.0, self.config.idle_seconds / 4)

@@ -40,6 +40,20 @@ class Fenced(RuntimeError):
         self.table_id, self.fence, self.epoch = table_id, fence, epoch
 
 
+class Tenure(Protocol):
+    """This process's lease of one table (several processes; ``app.cluster.ownership``).
+
+    A table that has one fences every write with ``fence`` (its lease's token) and
+    asks ``prove`` before each: the lease is still this process's (renewed once if
+    its local validity ran out). A table without one (one process) writes unfenced.
+    """
+
+    @property
+    def fence(self) -> int: ...
+
+    async def prove(self) -> bool: ...
+
+
 class TableStore(Protocol):
     async def create_table(self, table_id: str, options: dict[str, Any],
                            created_at: datetime) -> None: ...
@@ -82,6 +96,9 @@ class TableStore(Protocol):
         ``fence``: checked as for ``append``; ``Fenced`` leaves the table as it is."""
 
     async def unfinished_tables(self) -> list[StoredTable]: ...
+
+    async def unfinished_ids(self) -> list[str]:
+        """The ids of every table not closed, without their logs (the failover sweep)."""
 
     async def load_table(self, table_id: str) -> StoredTable | None:
         """One unfinished table and its log (taking it over from another process)."""
@@ -131,6 +148,9 @@ class MemoryStore:
 
     async def unfinished_tables(self) -> list[StoredTable]:
         return list(self.tables.values())
+
+    async def unfinished_ids(self) -> list[str]:
+        return list(self.tables)
 
     async def load_table(self, table_id: str) -> StoredTable | None:
         return self.tables.get(table_id)

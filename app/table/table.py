@@ -54,7 +54,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -77,7 +77,7 @@ from . import messages
 from .client import Client
 from .clock import TableClock, Timer, new_seed
 from .options import TableConfig, TableOptions
-from .ports import StoredTable, TableStore
+from .ports import Fenced, StoredTable, TableStore, Tenure
 from .seats import (
     Seat,
     TableError,
@@ -96,10 +96,25 @@ log = logging.getLogger(__name__)
 
 CLOSE_REPLACED = 4001
 CLOSE_UNAVAILABLE = 1011
+#: The table is served by another process now (several processes): the socket layer
+#: finds the new owner (``TableManager.locate``) and joins the socket there again.
+CLOSE_MOVED = 4012
+MOVED_REASON = "the table moved to another server"
 
 #: Events the table adds around the engine's; bots only observe the engine's.
 TABLE_EVENTS = frozenset({"seat_taken", "bot_added", "bot_removed", "match_start",
                           "auto_move", "match_recorded", "host_changed", "seat_replaced"})
+
+
+class TableMoved(TableError):
+    """(Several processes.) This process no longer owns the table: the change was not
+    stored, its sender gets no answer here (it asks the new owner again), and the
+    table's sockets close with ``CLOSE_MOVED``."""
+
+    def __init__(self) -> None:
+        super().__init__("moved", MOVED_REASON)
+
+
 @dataclass
 class MatchInfo:
     number: int
@@ -131,7 +146,7 @@ def _now_iso() -> str:
 class Table(TableViews, TableClock):
     def __init__(self, table_id: str, options: TableOptions, created_at: datetime,
                  store: TableStore, config: TableConfig, metrics: Metrics | None = None,
-                 bot_workers: BotWorkers | None = None) -> None:
+                 bot_workers: BotWorkers | None = None, tenure: Tenure | None = None) -> None:
         self.id = table_id
         self.options = options
         self.created_at = created_at
@@ -165,6 +180,12 @@ class Table(TableViews, TableClock):
         self.match_id: int | None = None  # the last recorded match of this table
         self.clients: set[Client] = set()
         self.closed = False
+        #: Several processes: this process's lease of the table (None: one process, and
+        #: writes are not fenced). ``moved``: the lease is lost and the table is dropped
+        #: here; ``on_moved`` (the manager's) is told once.
+        self.tenure = tenure
+        self.moved = False
+        self.on_moved: Callable[[Table], None] | None = None
         self.idle_since: float | None = time.monotonic()
         self._bots: dict[int, Bot] = {}
         #: Every event since the current game was dealt: for the bots, and the game log of
@@ -190,10 +211,17 @@ class Table(TableViews, TableClock):
 
     @classmethod
     async def restore(cls, stored: StoredTable, store: TableStore, config: TableConfig,
-                      metrics: Metrics | None = None) -> Table:
-        """Rebuild a table by folding its log; bots re-observe every event on the way."""
+                      metrics: Metrics | None = None, *, bot_workers: BotWorkers | None = None,
+                      tenure: Tenure | None = None,
+                      on_moved: Callable[[Table], None] | None = None) -> Table:
+        """Rebuild a table by folding its log; bots re-observe every event on the way.
+
+        The same after a restart and when a process takes a table over from another
+        (``tenure``: its lease, set before anything is written, e.g. the record of a
+        match that ended just before the old owner died)."""
         table = cls(stored.table_id, TableOptions.from_dict(stored.options),
-                    stored.created_at, store, config, metrics)
+                    stored.created_at, store, config, metrics, bot_workers, tenure)
+        table.on_moved = on_moved
         for entry in stored.entries:
             table._fold(int(entry["seq"]), entry)
         loop = asyncio.get_running_loop()
@@ -414,6 +442,11 @@ class Table(TableViews, TableClock):
 
         Called under the lock. If storage fails, the table's memory is ahead of
         its log, so the table is shut and will come back from the log on restart.
+
+        Several processes (``tenure``): the lease is proved before the entry is
+        folded and the append is fenced with its token; a lease lost or a fenced
+        append refused (another process owns the table now) drops the table here
+        (``_lose``) and raises ``TableMoved``: nothing was stored.
         """
         entry = {**entry, "at": _now_iso()}
         if self._intent is not None:
@@ -421,9 +454,19 @@ class Table(TableViews, TableClock):
             if self._intent[1] is not None:
                 entry["by"] = self._intent[1]
         seq = self.version + 1
+        tenure = self.tenure
+        if tenure is not None and (self.moved or not await tenure.prove()):
+            self._lose("lease_lost", seq)
+            raise TableMoved
         events = self._fold(seq, entry)
         try:
-            await self.store.append(self.id, seq, entry)
+            if tenure is None:
+                await self.store.append(self.id, seq, entry)
+            else:
+                await self.store.append(self.id, seq, entry, fence=tenure.fence)
+        except Fenced:
+            self._lose("fenced", seq)
+            raise TableMoved from None
         except Exception as exc:
             log_event(log, "table_storage_failed", logging.ERROR, table_id=self.id,
                       seq=seq, error=type(exc).__name__)
@@ -488,6 +531,9 @@ class Table(TableViews, TableClock):
     async def join(self, client: Client, token: str | None) -> None:
         """``hello``: attach a connection as a seat, the host, or a spectator."""
         async with self._lock:
+            if self.moved:
+                client.close(CLOSE_MOVED, MOVED_REASON)
+                return
             if self.closed:
                 client.send(messages.error("unknown_table", "this table is closed"))
                 return
@@ -651,6 +697,9 @@ class Table(TableViews, TableClock):
                 if seen is not None:
                     client.send(seen)
                     return
+            if self.moved:
+                client.close(CLOSE_MOVED, MOVED_REASON)  # asked again of the new owner
+                return
             try:
                 if self.closed:
                     raise TableError("unknown_table", "this table is closed")
@@ -672,6 +721,8 @@ class Table(TableViews, TableClock):
                     events = await self._apply_intent(client, intent)
                 finally:
                     self._intent = None
+            except TableMoved:
+                return  # not stored: no answer here (the sockets close with CLOSE_MOVED)
             except (TableError, GameError) as e:
                 reply = self._refuse(client, e.code, str(e), intent_id)
             else:
@@ -797,6 +848,21 @@ class Table(TableViews, TableClock):
 
 
     # -- the end ----------------------------------------------------------------------
+
+    def lose(self) -> None:
+        """(Several processes.) This process no longer owns the table (its lease was lost):
+        refuse everything from now on and close every socket with ``CLOSE_MOVED``."""
+        self._lose("lease_lost", None)
+
+    def _lose(self, why: str, seq: int | None) -> None:
+        if self.moved:
+            return
+        log_event(log, "table_moved", logging.WARNING, table_id=self.id, why=why, seq=seq)
+        self.moved = self.closed = True
+        # After the answer in hand (if any) is out, as for a storage failure.
+        asyncio.get_running_loop().call_soon(self.shut, CLOSE_MOVED, MOVED_REASON)
+        if self.on_moved is not None:
+            self.on_moved(self)
 
     async def stop(self, code: int, reason: str) -> None:
         """Shut once the change in flight (if any) is durable and announced."""

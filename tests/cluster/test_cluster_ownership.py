@@ -1,0 +1,393 @@
+"""Table ownership among processes: two ``TableManager``s in this test process (two
+process ids) on one PostgreSQL database and one Redis, as two ``dingo serve`` would be.
+
+Create on A, find it from B; A dies (its leases stop being renewed) and B takes the
+table over at the same version, with no action lost or doubled and the answers to
+intent ids rebuilt; an owner that was paused past its lease is fenced and drops the
+table (``CLOSE_MOVED``); a graceful stop hands the tables over at once; Redis away
+means ``OwnershipUnavailable`` and dropped tables, and ownership comes back with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from clusterkit import RedisProcess, eventually
+from matchdb import POSTGRES, empty_all_tables, migrated_database
+from redis.asyncio import Redis
+from tablekit import FakeConn, answer, fast_config
+
+from app.cluster.client import connect
+from app.cluster.lease import TableLeases
+from app.cluster.ownership import Ownership
+from app.db.store import SqlStore, create_store
+from app.table.client import Client
+from app.table.manager import (
+    CLOSE_MOVED,
+    Owner,
+    OwnershipUnavailable,
+    TableManager,
+)
+from app.table.options import TableConfig, TableOptions
+from app.table.ports import MemoryStore
+from app.table.table import Table
+
+pytestmark = pytest.mark.postgres
+
+TTL = 0.4
+BOTS = ((1, "random"), (2, "random"), (3, "random"))
+
+
+@pytest.fixture(scope="module")
+def pg_url(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with migrated_database(POSTGRES, tmp_path_factory.mktemp("db"), postgres_url) as url:
+        yield url
+
+
+class Process:
+    """One server process as the tables see it: a manager, its store and Redis client."""
+
+    def __init__(self, manager: TableManager, store: SqlStore, redis: Redis) -> None:
+        self.manager, self.store, self.redis = manager, store, redis
+        self.clients: list[Client] = []
+
+    @property
+    def ownership(self) -> Ownership:
+        assert self.manager.ownership is not None
+        return self.manager.ownership
+
+    async def join(self, table: Table, token: str | None = None) -> tuple[Client, FakeConn]:
+        conn = FakeConn()
+        client = Client(conn, self.manager.config.send_queue_size)
+        self.clients.append(client)
+        await table.join(client, token)
+        await eventually(lambda: bool(conn.frames))
+        return client, conn
+
+    def kill(self) -> None:
+        """What ``kill -9`` leaves for the others: nothing renews this process's leases, nothing
+        sweeps; its tables can no longer write (their leases are not held any more)."""
+        for task in (self.manager._failover, self.manager._sweeper,
+                     self.ownership.keeper._task):
+            if task is not None:
+                task.cancel()
+        self.ownership.keeper._task = None
+        self.ownership.keeper.held.clear()
+        for table in self.manager.tables.values():
+            table.shut(1006, "gone")  # its sockets die with the process
+
+    def pause(self) -> None:
+        """SIGSTOP: the keeper stops renewing; the tables think they still own theirs."""
+        task = self.ownership.keeper._task
+        if task is not None:
+            task.cancel()
+        self.ownership.keeper._task = None
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.manager.shutdown()
+        for client in self.clients:
+            await client.stop()
+        await self.store.close()
+        await self.redis.aclose()
+
+
+Start = Callable[..., Awaitable[Process]]
+
+
+@pytest.fixture
+async def start(pg_url: str, redis_url: str, prefix: str, redis: Redis,
+                ) -> AsyncIterator[Start]:
+    """Start a "process" (started: recover, then sweeping); all are closed at the end."""
+    started: list[Process] = []
+
+    async def start_one(url: str = redis_url, config: TableConfig | None = None,
+                        ttl: float = TTL, recover: bool = True) -> Process:
+        client = connect(url)
+        store = create_store(pg_url)
+        manager = TableManager(store, config or fast_config(),
+                               ownership=Ownership(TableLeases(client, ttl=ttl, prefix=prefix)))
+        process = Process(manager, store, client)
+        started.append(process)
+        if recover:
+            await manager.recover()
+        manager.start()
+        return process
+
+    yield start_one
+    for process in started:
+        await process.close()
+    # The next test's processes would take this one's tables over (they are orphans).
+    await empty_all_tables(pg_url)
+
+
+async def seated(process: Process, **options: Any) -> tuple[Table, Client, FakeConn, str]:
+    """A Dingo table on ``process``: the host in seat 0, bots in 1-3, the match started."""
+    table, host = await process.manager.create(TableOptions.create(bots=BOTS, **options))
+    client, conn = await process.join(table, host)
+    assert (await answer(table, client, conn, {"type": "sit", "seat": 0, "name": "Ann",
+                                               "id": "sit"}))["type"] == "ack"
+    assert (await answer(table, client, conn, {"type": "start", "id": "go"}))["type"] == "ack"
+    return table, client, conn, host
+
+
+async def play_moves(table: Table, client: Client, conn: FakeConn, moves: int,
+                     rng: random.Random, prefix: str = "m") -> list[tuple[dict[str, Any], int]]:
+    """Seat 0 plays ``moves`` legal actions (ids ``{prefix}{n}``); (intent, acked version)."""
+    acked = []
+    for n in range(moves):
+        await eventually(lambda: conn.states() and conn.last()["v"] == table.version
+                         and 0 in conn.last()["to_act"])
+        state = conn.last()
+        intent = {**rng.choice(state["game"]["legal"]), "id": f"{prefix}{n}", "v": state["v"]}
+        intent.pop("seat", None)
+        reply = await answer(table, client, conn, intent)
+        assert reply["type"] == "ack", reply
+        acked.append((intent, reply["v"]))
+    return acked
+
+
+async def log_of(store: SqlStore, table_id: str) -> list[dict[str, Any]]:
+    stored = await store.load_table(table_id)
+    assert stored is not None
+    return stored.entries
+
+
+def assert_contiguous(entries: list[dict[str, Any]]) -> None:
+    assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))
+
+
+# -- one process: nothing changes ----------------------------------------------------------
+
+
+async def test_one_process_locate_is_get_and_nothing_is_fenced() -> None:
+    store = MemoryStore()
+    manager = TableManager(store, fast_config())
+    assert manager.clustered is False and isinstance(manager.process_id, str)
+    table, _ = await manager.create(TableOptions.create(bots=BOTS))
+    assert await manager.locate(table.id) is table
+    assert await manager.locate("nosuchid") is None
+    assert table.tenure is None and store.epochs == {}
+    await manager.shutdown()
+
+
+# -- several -------------------------------------------------------------------------------
+
+
+async def test_a_table_created_on_a_is_owned_by_a_and_located_from_b(start: Start) -> None:
+    a, b = await start(), await start()
+    assert a.manager.clustered and a.manager.process_id != b.manager.process_id
+    table, _host = await a.manager.create(TableOptions.create(bots=BOTS))
+    assert table.tenure is not None
+    assert await a.manager.locate(table.id) is table
+    assert await b.manager.locate(table.id) == Owner(a.manager.process_id)
+    assert await b.manager.locate("nosuchtable") is None
+    assert b.manager.get(table.id) is None
+    # Unknown ids leave no lease behind them.
+    assert await b.redis.exists(b.ownership.leases.lease_key("nosuchtable")) == 0
+    # B's failover sweep leaves A's (renewed) table alone.
+    await asyncio.sleep(TTL * 3)
+    assert table.id not in b.manager.tables and a.manager.get(table.id) is table
+
+
+async def test_the_owner_dies_and_another_process_goes_on_from_the_log(start: Start) -> None:
+    rng = random.Random(17)
+    a, b = await start(), await start()
+    table, client, conn, host = await seated(a)
+    acked = await play_moves(table, client, conn, 3, rng)
+    a.kill()
+    died = time.monotonic()
+    await asyncio.sleep(0.05)  # a bot's write in flight when A died is durable by now
+    version = table.version
+    before = await log_of(b.store, table.id)
+    assert before[-1]["seq"] == version
+    # B's sweep takes the table over once A's lease has run out: within ttl + a sweep.
+    await eventually(lambda: table.id in b.manager.tables, timeout=5)
+    assert time.monotonic() - died < TTL + b.manager.failover_seconds + 1.0
+    taken = b.manager.tables[table.id]
+    assert taken is not table and taken.version == version
+    assert await a.manager.locate(table.id) == Owner(b.manager.process_id)
+
+    # The player's socket is joined again on B: same seat, same version; a retried id is
+    # answered as before, with nothing applied twice.
+    client_b, conn_b = await b.join(taken, host)
+    welcome = conn_b.last("welcome")
+    assert welcome["seat"] == 0 and welcome["v"] == version
+    last, last_v = acked[-1]
+    retry = await answer(taken, client_b, conn_b, last)
+    assert retry == {"type": "ack", "id": last["id"], "v": last_v}
+    now = await log_of(b.store, table.id)
+    assert now[:len(before)] == before  # the bots play on, but nothing is applied again
+    assert [e.get("id") for e in now].count(last["id"]) == 1
+    # ...and the game goes on on B, fenced with B's token.
+    more = await play_moves(taken, client_b, conn_b, 2, rng, prefix="b")
+    after = await log_of(b.store, table.id)
+    assert_contiguous(after)
+    assert after[:len(before)] == before
+    assert {e.get("id") for e in after[len(before):]} >= {i["id"] for i, _ in more}
+    ids = [e["id"] for e in after if "id" in e]
+    assert len(ids) == len(set(ids))  # no intent stored twice
+
+
+async def test_timers_and_stand_in_bots_resume_after_a_takeover(start: Start) -> None:
+    """After a takeover the bots move for their seats and the turn timer plays for a
+    person who does not: the table goes on by itself once someone is connected."""
+    a, b = await start(), await start()
+    table, _client, _conn, _host = await seated(a, turn_seconds=0.3)
+    await eventually(lambda: 0 in table.match.to_act() if table.match else False)
+    a.kill()
+    await eventually(lambda: table.id in b.manager.tables, timeout=5)
+    taken = b.manager.tables[table.id]
+    version = taken.version
+    _, _spectator = await b.join(taken)
+    # Nobody in seat 0 acts: its timer runs out, a bot moves for it, the bots go on.
+    await eventually(lambda: taken.version > version + 3, timeout=5)
+    entries = await log_of(b.store, table.id)
+    assert any(e.get("auto") in ("timer", "away") for e in entries[version:])
+    assert any(e["kind"] == "action" and e["seat"] != 0 for e in entries[version:])
+    assert_contiguous(entries)
+
+
+async def test_a_paused_owner_that_wakes_up_cannot_write(start: Start) -> None:
+    """A stops renewing (SIGSTOP) past its lease; B takes the table. A wakes up with an
+    intent in hand: it is not stored, not acknowledged, and A's sockets close 4012."""
+    rng = random.Random(5)
+    a, b = await start(), await start()
+    table, client, conn, _host = await seated(a)
+    await play_moves(table, client, conn, 1, rng)
+    await eventually(lambda: conn.last()["v"] == table.version and 0 in conn.last()["to_act"])
+    a.pause()
+    await eventually(lambda: table.id in b.manager.tables, timeout=5)
+    version = b.manager.tables[table.id].version
+    state = conn.last()
+    intent = {**rng.choice(state["game"]["legal"]), "id": "late", "v": state["v"]}
+    intent.pop("seat", None)
+    await table.submit(client, intent)
+    await eventually(lambda: conn.closed is not None)
+    assert conn.closed == CLOSE_MOVED
+    assert not [f for f in conn.frames if f.get("id") == "late"]  # no ack, no error
+    assert table.moved and table.id not in a.manager.tables
+    entries = await log_of(b.store, table.id)
+    assert entries[-1]["seq"] == version and "late" not in {e.get("id") for e in entries}
+
+
+async def test_a_write_fenced_by_the_log_drops_the_table_without_an_answer(
+    start: Start,
+) -> None:
+    """The backstop: A proved its lease, then stalled before its append while B took the
+    table over; the log refuses A's token (``Fenced``)."""
+    rng = random.Random(9)
+    a, b = await start(), await start()
+    table, client, conn, host = await seated(a)
+    await eventually(lambda: conn.last()["v"] == table.version and 0 in conn.last()["to_act"])
+    tenure = table.tenure
+    assert tenure is not None
+
+    class Stalled:
+        fence = tenure.fence
+
+        async def prove(self) -> bool:
+            a.pause()  # stalled right after proving: the lease runs out meanwhile
+            await eventually(lambda: table.id in b.manager.tables, timeout=5)
+            return True
+
+    table.tenure = Stalled()
+    state = conn.last()
+    intent = {**rng.choice(state["game"]["legal"]), "id": "fenced", "v": state["v"]}
+    intent.pop("seat", None)
+    await table.submit(client, intent)
+    await eventually(lambda: conn.closed is not None)
+    assert conn.closed == CLOSE_MOVED
+    assert not [f for f in conn.frames if f.get("id") == "fenced"]
+    assert table.id not in a.manager.tables
+    taken = b.manager.tables[table.id]
+    entries = await log_of(b.store, table.id)
+    assert entries[-1]["seq"] == taken.version
+    assert "fenced" not in {e.get("id") for e in entries}
+    # The retried intent, asked of the new owner, is applied there once.
+    client_b, conn_b = await b.join(taken, host)
+    reply = await answer(taken, client_b, conn_b, {**intent, "v": taken.version})
+    assert reply["type"] == "ack"
+    ids = [e.get("id") for e in await log_of(b.store, table.id)]
+    assert ids.count("fenced") == 1
+
+
+async def test_a_graceful_stop_hands_the_tables_over_at_once(start: Start) -> None:
+    a, b = await start(), await start(ttl=5.0)
+    table, _client, conn, _host = await seated(a)
+    version = table.version
+    stopped = time.monotonic()
+    await a.manager.shutdown()
+    assert conn.closed == CLOSE_MOVED
+    # Released, not left to expire: B takes it on the first ask, long before a ttl.
+    found = await b.manager.locate(table.id)
+    assert isinstance(found, Table) and found.version == version
+    assert time.monotonic() - stopped < 1.0
+    with pytest.raises(OwnershipUnavailable):
+        await a.manager.locate(table.id)  # a stopping server takes nothing over
+
+
+async def test_recover_takes_only_the_tables_nobody_owns(start: Start) -> None:
+    a = await start()
+    kept, _ = await a.manager.create(TableOptions.create(bots=BOTS))
+    left, _ = await a.manager.create(TableOptions.create(bots=BOTS))
+    # A drops ``left`` (its lease handed back) and keeps ``kept``.
+    left.lose()
+    await eventually(lambda: left.id not in a.manager.tables)
+    await eventually(lambda: a.ownership.keeper.held.get(left.id) is None)
+    a.manager._failover.cancel()  # or A would take it again
+    b = await start(recover=False)
+    taken = await b.manager.recover()
+    assert left.id in taken and kept.id not in taken
+    assert kept.id not in b.manager.tables
+
+
+async def test_the_idle_sweep_closes_only_tables_this_process_owns(start: Start) -> None:
+    a, b = await start(config=fast_config(idle_seconds=0.05)), await start()
+    for process in (a, b):
+        process.manager._sweeper.cancel()  # the test sweeps A itself
+    table, _ = await a.manager.create(TableOptions.create(bots=BOTS))
+    a.pause()
+    await eventually(lambda: table.id in b.manager.tables, timeout=5)
+    await asyncio.sleep(0.1)
+    assert await a.manager.close_idle() == [table.id]  # found idle, but not A's to close
+    assert table.moved
+    assert table.id in await b.store.unfinished_ids()
+    # Its owner closes it (fenced with its token) and hands the lease back.
+    taken = b.manager.tables[table.id]
+    await b.manager.close(taken)
+    assert table.id not in await b.store.unfinished_ids()
+    assert await b.redis.exists(b.ownership.leases.lease_key(table.id)) == 0
+
+
+async def test_redis_away_drops_the_tables_and_they_come_back_with_it(
+    start: Start, redis_process: RedisProcess,
+) -> None:
+    rng = random.Random(3)
+    a = await start(url=redis_process.url)
+    table, client, conn, host = await seated(a)
+    await play_moves(table, client, conn, 1, rng)
+    redis_process.kill()
+    # Its lease cannot be proved: the table is dropped here, its sockets told it moved.
+    await eventually(lambda: conn.closed is not None, timeout=5)
+    assert conn.closed == CLOSE_MOVED and table.id not in a.manager.tables
+    version = table.version
+    assert (await log_of(a.store, table.id))[-1]["seq"] == version
+    with pytest.raises(OwnershipUnavailable):
+        await a.manager.locate(table.id)
+    with pytest.raises(OwnershipUnavailable):
+        await a.manager.create(TableOptions.create(bots=BOTS))
+    redis_process.start()
+    # Redis is back (empty): the table is owned again without a restart, as it was.
+    await eventually(lambda: table.id in a.manager.tables, timeout=5)
+    again = await a.manager.locate(table.id)
+    assert isinstance(again, Table) and again.version == version
+    client2, conn2 = await a.join(again, host)
+    await play_moves(again, client2, conn2, 1, rng, prefix="again")
+    assert_contiguous(await log_of(a.store, table.id))
