@@ -90,6 +90,8 @@ MAX_PENDING_BYTES = 1 << 20
 #: Frames of one relayed socket waiting at its owner (the holder's rate limit keeps
 #: this far off); beyond, the socket is closed as a flood.
 MAX_INBOX = 256
+#: Intents of one socket kept until answered, to send again after a move.
+MAX_UNANSWERED = 16
 #: Locating a table again: the first retry after this, doubling up to ``RETRY_MAX``.
 RETRY_MIN, RETRY_MAX = 0.05, 0.5
 
@@ -98,6 +100,8 @@ _CODE = struct.Struct("!H")
 OPEN, FRAME, BINARY, GONE, PING = b"O", b"F", b"B", b"G", b"P"
 DATA, CLOSE, MISSING, PONG = b"D", b"C", b"M", b"Q"
 _SEATED = b'{"type":"seated"'
+_DELTA = b'{"type":"delta"'
+_ANSWERS = (b'{"type":"ack"', b'{"type":"error"', _DELTA)
 
 
 class OwnerOf(Protocol):
@@ -453,8 +457,12 @@ class RoutedConnection(SocketConnection):
         self.client: Client | None = None
 
     async def send_bytes(self, data: bytes) -> None:
+        socket = self.socket
         if data.startswith(_SEATED):
-            self.socket.note_seated(data)
+            socket.note_seated(data)
+        elif socket.unanswered and data.startswith(_ANSWERS) and (
+                not data.startswith(_DELTA) or b'"ack":' in data):
+            socket.note_answer(data)
         await self.websocket.send_text(data.decode())
 
     async def close(self, code: int, reason: str) -> None:
@@ -487,6 +495,8 @@ class RelayedSocket:
         #: The last valid ``hello``'s token (None: a spectator), once one was said.
         self.said_hello = False
         self.token: str | None = None
+        #: Intents sent and not answered yet, by id (``_note_intent``).
+        self.unanswered: dict[str, str] = {}
         self.routed = asyncio.Event()
         self.unavailable = False
         self.done = False
@@ -528,10 +538,36 @@ class RelayedSocket:
             if self.table is None and self.owner is None:
                 self._say_unavailable(raw)
                 return
+        if isinstance(raw, str) and '"id"' in raw:
+            self._note_intent(raw)
+        await self._send(raw)
+
+    async def _send(self, raw: str | bytes) -> None:
         if self.table is not None:
             await handle_frame(raw, self.table, self.client, self.metrics)
         elif self.owner is not None:
             self.relay.forward(self.owner, self.sid, raw)
+
+    def _note_intent(self, raw: str) -> None:
+        """Keep an intent until it is answered: if the table moves meanwhile (its owner
+        died before answering, say), it is sent again to the new owner, which answers a
+        known id with its first answer and applies an unknown one (docs/protocol.md)."""
+        with contextlib.suppress(ValueError):
+            data = orjson.loads(raw)
+            intent_id = data.get("id") if isinstance(data, dict) else None
+            if isinstance(intent_id, str) and data.get("type") != "hello":
+                self.unanswered[intent_id] = raw
+                if len(self.unanswered) > MAX_UNANSWERED:
+                    del self.unanswered[next(iter(self.unanswered))]
+
+    def note_answer(self, data: bytes) -> None:
+        """An ``ack``, ``error`` or acking ``delta`` went to the browser: that intent is done."""
+        with contextlib.suppress(ValueError):
+            message = orjson.loads(data)
+            if isinstance(message, dict):
+                answered = message.get("ack" if message.get("type") == "delta" else "id")
+                if isinstance(answered, str):
+                    self.unanswered.pop(answered, None)
 
     def _note_hello(self, raw: str) -> None:
         parsed = _parse(raw)
@@ -545,8 +581,13 @@ class RelayedSocket:
             if isinstance(token, str):
                 self.token = token
 
-    def _hello(self) -> str:
-        return orjson.dumps({"type": "hello", "token": self.token}).decode()
+    def _replay(self) -> list[str]:
+        """What a new route is sent first: the last ``hello`` (with the seat token the
+        socket got since), then the intents not answered yet, in order."""
+        if not self.said_hello:
+            return []
+        hello = orjson.dumps({"type": "hello", "token": self.token}).decode()
+        return [hello, *self.unanswered.values()]
 
     def _say_unavailable(self, raw: str | bytes) -> None:
         parsed = _parse(raw)
@@ -592,8 +633,8 @@ class RelayedSocket:
                 return None
             self._conn.remote = False
             self.table = where
-            if self.said_hello:
-                await handle_frame(self._hello(), where, self.client, self.metrics)
+            for raw in self._replay():
+                await handle_frame(raw, where, self.client, self.metrics)
         else:
             owner = where.process_id
             if owner in self.relay.gone or owner == self.relay.process_id:
@@ -603,8 +644,8 @@ class RelayedSocket:
             self._conn.remote = True
             self.owner = owner
             self.sid = self.relay.open_session(self, owner)
-            if self.said_hello:
-                self.relay.forward(owner, self.sid, self._hello())
+            for raw in self._replay():
+                self.relay.forward(owner, self.sid, raw)
         self.unavailable = False
         self.routed_at = time.monotonic()
         self.routed.set()

@@ -77,6 +77,23 @@ class Cluster:
         self.where[table_id] = to
 
 
+async def vanish(cluster: Cluster, table_id: str, dead: str, heir: str) -> None:
+    """Process ``dead`` stops (its relay goes silent: PUBLISH to it finds nobody) and
+    ``heir`` takes the table over from the log, as after the dead one's lease expired."""
+    relay: Any = cluster.relays[dead]
+    relay._post = lambda *args: None  # nothing leaves a dead process
+    for task in relay._tasks:
+        task.cancel()
+    await asyncio.wait(relay._tasks)
+    old = cluster.lives[dead].manager.tables.pop(table_id)
+    old.shut(4999, "gone")  # (nothing is sent)
+    new = cluster.lives[heir].manager
+    stored = await new.store.load_table(table_id)
+    assert stored is not None
+    new._add(await Table.restore(stored, new.store, new.config, new.metrics))
+    cluster.where[table_id] = heir
+
+
 @pytest.fixture
 async def cluster(tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator[Cluster]:
     async with AsyncExitStack() as stack:
@@ -287,20 +304,7 @@ async def test_an_owner_that_vanishes_is_noticed_and_its_sockets_find_the_new_ow
     assert (await players[0].intent({"type": "start"}))["type"] == "ack"
     rng = random.Random(9)
     await play(players, rng, stop_after=5)
-    # a's relay goes silent (its subscription ends: PUBLISH to it finds nobody), and
-    # the table is taken over by b, as after its lease expired.
-    relay_a: Any = cluster.relays["a"]
-    relay_a._post = lambda *args: None  # nothing leaves a dead process
-    for task in relay_a._tasks:
-        task.cancel()
-    await asyncio.wait(relay_a._tasks)
-    old = cluster.lives["a"].manager.tables.pop(table_id)
-    old.shut(4999, "gone")  # nothing is sent any more: a is dead
-    new = cluster.lives["b"].manager
-    stored = await new.store.load_table(table_id)
-    assert stored is not None
-    new._add(await Table.restore(stored, new.store, new.config, new.metrics))
-    cluster.where[table_id] = "b"
+    await vanish(cluster, table_id, "a", "b")
     for player in players:
         await player.expect("welcome", timeout=5)
         await player.next_state()
@@ -344,3 +348,39 @@ async def test_frames_while_the_table_cannot_be_located_are_answered_unavailable
         stranger = Player(ws)
         assert (await stranger.recv())["code"] == "unknown_table"
         assert await stranger.closed_code() == 4404
+
+
+@pytest.mark.parametrize("stored", [True, False], ids=["applied", "not-received"])
+async def test_an_intent_unanswered_when_its_owner_vanished_is_answered_by_the_next(
+    cluster: Cluster, stored: bool,
+) -> None:
+    table_id, host = await cluster.create("a", games_to_win=1)
+    players = await seated(cluster, table_id, host, ["b", "c", "b", "c"])
+    assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+    rng = random.Random(3)
+    await play(players, rng, stop_after=3)
+    state = players[0].state
+    mover = players[state["game"]["to_act"]]
+    await mover.until(lambda s: s["v"] >= state["v"])
+    relay: Any = cluster.relays["a"]
+    if stored:
+        relay._post = lambda *args: None  # a applies it, then dies before answering
+    else:
+        relay._frame = lambda *args: None  # a dies before reading it
+    choice = mover.state["game"]["legal"][0]
+    intent = {**{k: v for k, v in choice.items() if k != "seat"}, "id": "lost-1",
+              "v": mover.state["v"]}
+    await mover.send(intent)
+    entries = cluster.lives["a"].store.entries(table_id)
+    if stored:
+        await eventually(lambda: entries[-1].get("id") == "lost-1")
+    await vanish(cluster, table_id, "a", "c")
+    answer = await mover.expect("ack", timeout=6)
+    assert answer["id"] == "lost-1"
+    assert [e.get("id") for e in cluster.lives["c"].store.entries(table_id)].count(
+        "lost-1") == 1
+    for player in players:
+        answers_once(player)
+        assert not [f for f in player.frames if f["type"] == "error"]
+    await play(players, rng)
+    assert over(players[0].state)
