@@ -32,6 +32,10 @@ Extra options (taken out before the harness parses the rest):
 - ``--idle``            connect and seat everything, start the matches, then make no
   move for ``--duration`` seconds (the harness's paced mode with a pace nobody
   reaches): the memory-per-idle-connection scenario.
+- ``--spread-ports P,Q,...``  several ``dingo serve`` processes of one service
+  (docs/cluster.md) on these loopback ports: table ``i`` is created on port ``i mod n``
+  and seat ``s`` of it connects to port ``(i + s) mod n``, so every table has players
+  on every process and most actions cross from a relaying process to the owner.
 """
 
 from __future__ import annotations
@@ -79,7 +83,7 @@ dumps, loads = orjson.dumps, orjson.loads
 
 
 #: Set by ``main`` from the extra options; the adapter reads it when it is built.
-OPTIONS = argparse.Namespace(games_to_win=50, idle=False)
+OPTIONS = argparse.Namespace(games_to_win=50, idle=False, spread_ports=[])
 
 
 class DingoAdapter:
@@ -89,8 +93,11 @@ class DingoAdapter:
 
     def __init__(self, args: argparse.Namespace) -> None:
         base = (args.url or f"http://127.0.0.1:{args.port or 8000}").rstrip("/")
-        self.http = base.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
-        self.ws = self.http.replace("http", "ws", 1)
+        http = base.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
+        #: One base URL per server process; the same one n times over without --spread-ports.
+        self.https = ([f"http://127.0.0.1:{port}" for port in OPTIONS.spread_ports]
+                      or [http])
+        self.wss = [h.replace("http", "ws", 1) for h in self.https]
         self.games_to_win = OPTIONS.games_to_win
         self.session: Any = None
         self.sockets: dict[tuple[int, int | None], Any] = {}
@@ -122,7 +129,8 @@ class DingoAdapter:
         body = {"games_to_win": self.games_to_win, "turn_seconds": None, "bots": []}
 
         async def make(i: int) -> Any:
-            async with gate, self.session.post(f"{self.http}/api/tables", json=body) as resp:
+            http = self.https[i % len(self.https)]
+            async with gate, self.session.post(f"{http}/api/tables", json=body) as resp:
                 if resp.status != 201:
                     raise RuntimeError(f"POST /api/tables -> HTTP {resp.status}: "
                                        f"{(await resp.text())[:300]}")
@@ -135,7 +143,8 @@ class DingoAdapter:
         return list(await asyncio.gather(*(make(i) for i in range(n_tables))))
 
     async def open(self, core: Any, table: Any, seat: int | None) -> None:
-        ws = await self.session.ws_connect(f"{self.ws}/ws/{table.tid}", compress=0,
+        base = self.wss[(table.index + (seat or 0)) % len(self.wss)]
+        ws = await self.session.ws_connect(f"{base}/ws/{table.tid}", compress=0,
                                            autoping=True, heartbeat=None, max_msg_size=0,
                                            decode_text=False)
         self.sockets[(table.index, seat)] = ws
@@ -319,10 +328,16 @@ def main(argv: list[str] | None = None) -> None:
     extra = argparse.ArgumentParser(add_help=False)
     extra.add_argument("--games-to-win", type=int, default=50)
     extra.add_argument("--idle", action="store_true")
+    extra.add_argument("--spread-ports", default="")
     ours, rest = extra.parse_known_args(argv)
     if not 1 <= ours.games_to_win <= 50:
         raise SystemExit("--games-to-win must be 1-50")
+    try:
+        ports = [int(p) for p in ours.spread_ports.split(",") if p.strip()]
+    except ValueError:
+        raise SystemExit("--spread-ports takes port numbers separated by commas") from None
     OPTIONS.games_to_win, OPTIONS.idle = ours.games_to_win, ours.idle
+    OPTIONS.spread_ports = ports
     if ours.idle:
         rest += ["--pace", str(IDLE_PACE)]
     lg.ADAPTERS["dingo"] = DingoAdapter
