@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +21,7 @@ from app.api import api_router
 from app.api.errors import validation_error
 from app.api.guards import HeaderCountLimit
 from app.api.tables import table_config
+from app.api.ws import Caps, ConnectionCaps
 from app.config import Settings, get_settings
 from app.db.session import create_engine, create_sessionmaker
 from app.db.store import SqlStore
@@ -28,6 +29,7 @@ from app.game.advice import HINDSIGHT_PLAYOUTS
 from app.observability import Metrics, configure_logging
 from app.rules_page import rules_page
 from app.table.manager import OwnershipUnavailable, TableManager
+from app.table.ports import ServiceUnavailable
 
 if TYPE_CHECKING:
     from app.cluster.ownership import Ownership
@@ -69,6 +71,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await tables.recover()
         tables.start()
         app.state.tables = tables
+        app.state.connection_caps = await _connection_caps(settings, app, tables, stack)
         # The advice after finished games, in the bots' workers; stopped before them.
         if settings.advice_deals:
             advisor = Advisor(engine, tables.bot_workers, deals=settings.advice_deals,
@@ -93,6 +96,28 @@ async def _ownership(settings: Settings, app: FastAPI,
     stack.push_async_callback(redis.aclose)
     app.state.redis = redis
     return Ownership(TableLeases(redis, ttl=settings.lease_seconds))
+
+
+async def _connection_caps(settings: Settings, app: FastAPI, tables: TableManager,
+                           stack: AsyncExitStack) -> Caps:
+    """Sockets per table and per address: counted in this process, or with ``REDIS_URL``
+    over every process of the service (a table's sockets may land on any of them)."""
+    per_table, per_address = (settings.max_connections_per_table,
+                              settings.max_connections_per_address)
+    if app.state.redis is None:
+        return ConnectionCaps(per_table, per_address)
+    from app.cluster.caps import ServiceCaps
+
+    caps = ServiceCaps(app.state.redis, per_table=per_table, per_address=per_address,
+                       process=tables.process_id)
+    caps.start()
+
+    async def stop() -> None:
+        with suppress(ServiceUnavailable):  # Redis away: this process's counts expire
+            await caps.stop()
+
+    stack.push_async_callback(stop)
+    return caps
 
 
 async def _ownership_unavailable(request: Request, exc: Exception) -> Response:

@@ -34,6 +34,7 @@ from app.observability import Metrics
 from app.table import messages
 from app.table.client import Client
 from app.table.manager import TableManager
+from app.table.ports import ServiceUnavailable
 from app.table.table import Table
 
 if TYPE_CHECKING:  # the relay (app.cluster) is imported only when REDIS_URL is set
@@ -44,6 +45,8 @@ router = APIRouter()
 CLOSE_POLICY = 1008
 CLOSE_TOO_LARGE = 1009
 CLOSE_UNKNOWN_TABLE = 4404
+#: "Try again later" (RFC 6455): a service the processes share cannot be reached.
+CLOSE_TRY_AGAIN = 1013
 #: Sustained messages per second a connection may send, and the burst above it: far
 #: above what a person (or a bot answering at once, as in the load benchmark) sends.
 RATE_PER_SECOND = 50.0
@@ -99,8 +102,18 @@ class RateLimiter:
         return "limited"
 
 
+class Caps(Protocol):
+    """Open sockets per table and per client address, each with a ceiling: this
+    process's ``ConnectionCaps``, or ``app.cluster.caps.ServiceCaps`` over every process
+    of the service (``REDIS_URL``; set up in ``app.main``'s lifespan)."""
+
+    async def acquire(self, table_id: str, address: str) -> str | None: ...
+
+    async def release(self, table_id: str, address: str) -> None: ...
+
+
 class ConnectionCaps:
-    """Open sockets per table id and per client address, each with a ceiling.
+    """``Caps`` counted in this process (one server: the whole service).
 
     One per app (``app.state``); the event loop is single-threaded, so a plain
     counter is enough. ``acquire`` either counts the socket on both or on neither.
@@ -111,7 +124,7 @@ class ConnectionCaps:
         self.tables: dict[str, int] = {}
         self.addresses: dict[str, int] = {}
 
-    def acquire(self, table_id: str, address: str) -> str | None:
+    async def acquire(self, table_id: str, address: str) -> str | None:
         """None if the socket may stay (and is now counted), else why not."""
         if self.tables.get(table_id, 0) >= self.per_table:
             return "table"
@@ -121,7 +134,7 @@ class ConnectionCaps:
         self.addresses[address] = self.addresses.get(address, 0) + 1
         return None
 
-    def release(self, table_id: str, address: str) -> None:
+    async def release(self, table_id: str, address: str) -> None:
         for counts, key in ((self.tables, table_id), (self.addresses, address)):
             left = counts.get(key, 0) - 1
             if left > 0:
@@ -130,8 +143,8 @@ class ConnectionCaps:
                 counts.pop(key, None)
 
 
-def connection_caps(websocket: WebSocket, settings: Settings) -> ConnectionCaps:
-    caps: ConnectionCaps | None = getattr(websocket.app.state, "connection_caps", None)
+def connection_caps(websocket: WebSocket, settings: Settings) -> Caps:
+    caps: Caps | None = getattr(websocket.app.state, "connection_caps", None)
     if caps is None:
         caps = ConnectionCaps(settings.max_connections_per_table,
                               settings.max_connections_per_address)
@@ -170,12 +183,20 @@ async def table_socket(websocket: WebSocket) -> None:
     client = Client(SocketConnection(websocket), manager.config.send_queue_size)
     caps = connection_caps(websocket, settings)
     address = websocket.client.host if websocket.client else "?"
-    over = caps.acquire(table_id, address)
+    try:
+        over = await caps.acquire(table_id, address)
+    except ServiceUnavailable:  # several processes, and the shared counts are out of reach
+        over = "unavailable"
     if over is not None:
         try:
-            _refuse(client, metrics, "too_many_connections",
-                    f"too many connections to this {over}; close one and retry")
-            client.close(CLOSE_POLICY, "too many connections")
+            if over == "unavailable":
+                _refuse(client, metrics, "service_unavailable",
+                        "the server cannot count connections right now; retry shortly")
+                client.close(CLOSE_TRY_AGAIN, "service unavailable")
+            else:
+                _refuse(client, metrics, "too_many_connections",
+                        f"too many connections to this {over}; close one and retry")
+                client.close(CLOSE_POLICY, "too many connections")
             await client.wait_closed(CLOSE_FLUSH_SECONDS)
         finally:
             await client.stop()
@@ -187,7 +208,7 @@ async def table_socket(websocket: WebSocket) -> None:
         try:
             await relay.serve(websocket, table_id)
         finally:
-            caps.release(table_id, address)
+            await _release(caps, table_id, address)
             await client.stop()
             metrics.connections.dec()
         return
@@ -207,11 +228,19 @@ async def table_socket(websocket: WebSocket) -> None:
         client.on_abort = lambda: reader.cancel() if client.reading else None
         await read_socket(websocket, LocalRoute(table, client, metrics), settings, metrics)
     finally:
-        caps.release(table_id, address)
+        await _release(caps, table_id, address)
         if table is not None:
             await table.leave(client)
         await client.stop()
         metrics.connections.dec()
+
+
+async def _release(caps: Caps, table_id: str, address: str) -> None:
+    """Count a closed socket no more. Shared counts out of reach: nothing to do, since
+    a process's counts stop counting by themselves once its heartbeats stop reaching
+    Redis (``app.cluster.caps``), and a restarted Redis starts from zero."""
+    with contextlib.suppress(ServiceUnavailable):
+        await caps.release(table_id, address)
 
 
 # A plain Starlette route rather than @router.websocket: FastAPI's dependency machinery

@@ -17,6 +17,8 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.table.ports import ServiceUnavailable
+
 #: Seconds a connect or a command may take before Redis counts as unreachable.
 DEFAULT_TIMEOUT = 0.5
 
@@ -25,7 +27,7 @@ UNREACHABLE: tuple[type[BaseException], ...] = (
     RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)
 
 
-class RedisUnavailable(RuntimeError):
+class RedisUnavailable(ServiceUnavailable):
     """Redis could not be reached (or answered too late): nothing was decided."""
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from app.observability import log_event
 
 from .options import TableConfig, TableOptions
-from .ports import Fenced, StoredTable, TableStore
+from .ports import Fenced, ServiceUnavailable, StoredTable, TableStore
 from .table import CLOSE_MOVED, MOVED_REASON, Table
 from .thinking import BotWorkers
 from .tokens import new_table_id, new_token
@@ -57,7 +57,7 @@ class Owner:
     process_id: str
 
 
-class OwnershipUnavailable(RuntimeError):
+class OwnershipUnavailable(ServiceUnavailable):
     """(Several processes.) Who owns the table cannot be told or proved now (Redis, or
     the database during a takeover, cannot be reached): answer ``service_unavailable``
     and let the client retry."""

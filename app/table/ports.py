@@ -25,6 +25,13 @@ class StoredTable:
     entries: list[dict[str, Any]] = field(default_factory=list)  # in seq order
 
 
+class ServiceUnavailable(RuntimeError):
+    """(Several processes.) A service shared by the processes (Redis) cannot be reached,
+    so nothing was decided: the caller answers ``service_unavailable`` and the client
+    retries. ``app.cluster`` raises its subclasses; the socket layer catches this one
+    without importing ``app.cluster``."""
+
+
 class Fenced(RuntimeError):
     """A fenced write was refused: the table's log has accepted a newer owner's token.
 
