@@ -47,8 +47,7 @@ class Match:
     def __init__(self, seed: int, options: MatchOptions | None = None) -> None:
         self.seed = seed
         self.options = options or MatchOptions()
-        self._rng = random.Random(seed)
-        self.first_dealer = self._rng.randrange(4)
+        self.first_dealer = random.Random(seed).randrange(4)
         self.games: list[Game] = []
         self.game_wins = [0, 0, 0, 0]
         self.totals = [0, 0, 0, 0]
@@ -84,8 +83,18 @@ class Match:
 
     def _start_game(self) -> None:
         dealer = (self.first_dealer + len(self.games)) % 4
-        seed = self._rng.getrandbits(63)
+        seed = self._game_seed(len(self.games))
         self.games.append(Game.new(seed, dealer, open_discards=self.options.open_discards))
+
+    def _game_seed(self, index: int) -> int:
+        """Game ``index``'s (from 0) seed: the ``index + 1``-th draw of the match's generator
+        after the first dealer. The generator is made again for each game rather than
+        kept: its state is 2.5 KB, and a server keeps a match per live table."""
+        rng = random.Random(self.seed)
+        rng.randrange(4)
+        for _ in range(index):
+            rng.getrandbits(63)
+        return rng.getrandbits(63)
 
     def start_next_game(self) -> list[Event]:
         if not self.game.over:

@@ -188,6 +188,8 @@ class Table(TableViews, TableClock):
         self.on_moved: Callable[[Table], None] | None = None
         self.idle_since: float | None = time.monotonic()
         self._bots: dict[int, Bot] = {}
+        #: Per seat, the bot (kind, seed) to make when it is first asked (``_new_bot``).
+        self._bots_due: dict[int, tuple[str, int]] = {}
         #: Every event since the current game was dealt: for the bots, and the game log of
         #: a connection that joins or resyncs (``_observe``).
         self._game_events: list[Event] = []
@@ -291,6 +293,7 @@ class Table(TableViews, TableClock):
             seat = self.seats[entry["seat"]]
             seat.bot = seat.name = None
             self._bots.pop(seat.index, None)
+            self._bots_due.pop(seat.index, None)
             events = [Event({"type": "bot_removed", "seat": seat.index})]
         elif kind == "recorded":
             assert self.info is not None
@@ -314,6 +317,7 @@ class Table(TableViews, TableClock):
             seat.name = None if seat.bot is None else bot_name(seat.index)
             if seat.bot is None:
                 self._bots.pop(seat.index, None)
+                self._bots_due.pop(seat.index, None)
             elif self.match is not None:
                 self._new_bot(seat.index, seat.bot, seq)
             events = [Event({"type": "seat_replaced", "seat": seat.index, "kind": seat.bot})]
@@ -416,7 +420,10 @@ class Table(TableViews, TableClock):
 
     def _bot(self, seat: int) -> Bot:
         """Seat ``seat``'s bot, told every game event of this game it has not seen yet."""
-        bot = self._bots[seat]
+        bot = self._bots.get(seat)
+        if bot is None:
+            kind, seed = self._bots_due.pop(seat)
+            bot = self._bots[seat] = self.game.bots[kind](seed)
         if isinstance(bot, ObservingBot):
             deal, read = self._bot_read.get(seat, (0, 0))
             if deal != self._deals:
@@ -429,8 +436,13 @@ class Table(TableViews, TableClock):
         return bot
 
     def _new_bot(self, seat: int, kind: str, seq: int) -> None:
-        """A new stand-in for ``seat``; it reads the current game from its start."""
-        self._bots[seat] = self.game.bots[kind](self._bot_seed(seat, seq))
+        """A new stand-in for ``seat``; it reads the current game from its start.
+
+        Made when first asked to move (``_bot``): every seat has one, few ever move, and
+        a bot's memory is about 1 KB. An untouched bot made later from the same seed is
+        the same bot: it learns only from the events ``_bot`` tells it."""
+        self._bots.pop(seat, None)
+        self._bots_due[seat] = (kind, self._bot_seed(seat, seq))
         self._bot_read[seat] = (self._deals, 0)
 
     def _clear_votes(self) -> None:
