@@ -213,9 +213,10 @@ OnLost = Callable[[Lease, LeaseLost], Awaitable[None]]
 class LeaseKeeper:
     """Keeps a process's leases: renews each every ``ttl / 3``; reports and drops lost ones.
 
-    ``on_lost(lease, error)`` is awaited once per lost lease (renew refused,
-    Redis unreachable, or the lease ran out before a renewal came back): the
-    owner must stop accepting intents for that table at once. ``current``
+    ``on_lost(lease, error)`` is awaited once per lost lease (renew refused, or
+    Redis unreachable once the lease's validity has run out): the owner must stop
+    accepting intents for that table at once. A renewal that finds Redis
+    unreachable while the lease is still valid is tried again next round. ``current``
     answers the lease to fence writes with, only while it is valid.
     """
 
@@ -271,6 +272,11 @@ class LeaseKeeper:
                 # Still this lease in Redis when renewed, so nobody else got it, even if
                 # its local validity ran out meanwhile (the owner waited, not acted).
                 self.held[lease.table_id] = result
+                continue
+            if isinstance(result, LeaseUnavailable) and lease.valid():
+                # Redis away for now: the lease stays good until it runs out (nobody can
+                # take it before); the next round tries again. A Redis that lost its keys
+                # (restarted) lets another owner in at once, whose claim fences us.
                 continue
             if not isinstance(result, LeaseLost):
                 if isinstance(result, Exception):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 import uuid
 from dataclasses import dataclass
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
     from app.observability import Metrics
 
 log = logging.getLogger(__name__)
+
+#: Tables one failover sweep takes over at once (reading their logs concurrently).
+TAKEOVERS_AT_ONCE = 8
 
 CLOSE_IDLE = 4410
 CLOSE_RESTART = 1012
@@ -291,20 +295,27 @@ class TableManager:
         assert self.ownership is not None
         ids = [t for t in await self.store.unfinished_ids()
                if t not in self.tables and t not in self._broken]
-        taken = []
-        for table_id in await self.ownership.free(ids):
+        free = await self.ownership.free(ids)
+        # In a random order (processes sweeping at once share a dead one's tables),
+        # a few at a time (their logs are read while others are rebuilt).
+        random.shuffle(free)
+        taken: list[str] = []
+        for start in range(0, len(free), TAKEOVERS_AT_ONCE):
             if self._stopping:
                 break
-            try:
-                found = await self._take_over(table_id)
-            except OwnershipUnavailable:
-                raise
-            except Exception as exc:
-                log_event(log, "table_takeover_failed", logging.ERROR, table_id=table_id,
-                          error=f"{type(exc).__name__}: {str(exc)[:200]}")
-                continue
-            if isinstance(found, Table):
-                taken.append(found.id)
+            results = await asyncio.gather(
+                *(self._take_over(t, known=True) for t in free[start:start + TAKEOVERS_AT_ONCE]),
+                return_exceptions=True)
+            for table_id, found in zip(free[start:], results, strict=False):
+                if isinstance(found, Table):
+                    taken.append(found.id)
+                elif isinstance(found, OwnershipUnavailable):
+                    raise found
+                elif isinstance(found, BaseException):
+                    if not isinstance(found, Exception):
+                        raise found
+                    log_event(log, "table_takeover_failed", logging.ERROR, table_id=table_id,
+                              error=f"{type(found).__name__}: {str(found)[:200]}")
         if taken:
             log_event(log, "tables_taken_over", count=len(taken))
         return taken
@@ -318,16 +329,19 @@ class TableManager:
                 log_event(log, "failover_sweep_failed", logging.WARNING,
                           error=f"{type(exc).__name__}: {str(exc)[:200]}")
 
-    async def _take_over(self, table_id: str) -> Table | Owner | None:
-        """One takeover per table at a time, whoever asks (a socket, the sweep)."""
+    async def _take_over(self, table_id: str, *, known: bool = False) -> Table | Owner | None:
+        """One takeover per table at a time, whoever asks (a socket, the sweep).
+
+        ``known``: the table was just listed as unfinished (no need to look it up first).
+        """
         task = self._taking.get(table_id)
         if task is None:
-            task = asyncio.get_running_loop().create_task(self._acquire_table(table_id))
+            task = asyncio.get_running_loop().create_task(self._acquire_table(table_id, known))
             self._taking[table_id] = task
             task.add_done_callback(lambda _: self._taking.pop(table_id, None))
         return await asyncio.shield(task)
 
-    async def _acquire_table(self, table_id: str) -> Table | Owner | None:
+    async def _acquire_table(self, table_id: str, known: bool = False) -> Table | Owner | None:
         """Acquire the lease, claim the log with its token, read it, and restore the table."""
         assert self.ownership is not None
         own = self.ownership
@@ -336,7 +350,7 @@ class TableManager:
             return local
         try:
             # Junk ids must not create leases or fencing rows: is there such a table?
-            if await self.store.load_table(table_id) is None:
+            if not known and await self.store.load_table(table_id) is None:
                 return None
         except Exception as exc:
             raise OwnershipUnavailable(f"the database could not be read: "

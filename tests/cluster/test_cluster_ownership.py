@@ -391,3 +391,21 @@ async def test_redis_away_drops_the_tables_and_they_come_back_with_it(
     client2, conn2 = await a.join(again, host)
     await play_moves(again, client2, conn2, 1, rng, prefix="again")
     assert_contiguous(await log_of(a.store, table.id))
+
+
+async def test_a_dead_process_tables_are_shared_by_the_survivors_each_taken_once(
+    start: Start,
+) -> None:
+    a = await start()
+    ids = [(await a.manager.create(TableOptions.create(bots=BOTS)))[0].id for _ in range(24)]
+    b, c = await start(), await start()
+    a.kill()
+    died = time.monotonic()
+    await eventually(lambda: set(b.manager.tables) | set(c.manager.tables) >= set(ids),
+                     timeout=5)
+    assert time.monotonic() - died < TTL + 2.0
+    assert not set(b.manager.tables) & set(c.manager.tables)
+    for survivor in (b, c):
+        for table_id in survivor.manager.tables:
+            assert await b.manager.locate(table_id) in (
+                survivor.manager.tables[table_id], Owner(survivor.manager.process_id))
