@@ -33,6 +33,7 @@ from app.table.ports import ServiceUnavailable
 
 if TYPE_CHECKING:
     from app.cluster.ownership import Ownership
+    from app.cluster.relay import Relay
 
 #: The browser client: plain HTML, CSS and JavaScript modules, no build step.
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
@@ -67,7 +68,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # leases are kept renewed, and a stop hands them back (sockets CLOSE_MOVED).
         tables = TableManager(store, table_config(settings), app.state.metrics,
                               ownership=await _ownership(settings, app, stack))
+        app.state.relay = await _relay(settings, app, tables, stack)
         stack.push_async_callback(tables.shutdown)
+        if app.state.relay is not None:
+            stack.callback(app.state.relay.begin_stop)  # (runs before the handover)
         await tables.recover()
         tables.start()
         app.state.tables = tables
@@ -118,6 +122,20 @@ async def _connection_caps(settings: Settings, app: FastAPI, tables: TableManage
 
     stack.push_async_callback(stop)
     return caps
+
+
+async def _relay(settings: Settings, app: FastAPI, tables: TableManager,
+                 stack: AsyncExitStack) -> Relay | None:
+    """With ``REDIS_URL``: sockets of this process at tables of others, and the other
+    way round (docs/cluster.md, Forwarding); stopped after the tables were handed over."""
+    if settings.redis_url is None:
+        return None
+    from app.cluster.relay import Relay
+
+    relay = Relay(settings.redis_url, tables, app.state.metrics, settings)
+    await relay.start()
+    stack.push_async_callback(relay.stop)
+    return relay
 
 
 async def _ownership_unavailable(request: Request, exc: Exception) -> Response:

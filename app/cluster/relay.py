@@ -45,7 +45,7 @@ import struct
 import time
 from collections import deque
 from collections.abc import Awaitable
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 from fastapi import WebSocket
@@ -68,14 +68,11 @@ from app.cluster.lease import LeaseUnavailable
 from app.config import Settings
 from app.observability import Metrics
 from app.table.client import Client
-from app.table.options import TableConfig
+from app.table.manager import CLOSE_MOVED, OwnershipUnavailable, TableManager
 from app.table.table import Table
 
 log = logging.getLogger(__name__)
 
-#: Close code of a client whose table stopped being owned by its process (the table
-#: manager's, docs/cluster.md): a relayed socket is not closed for it, it follows the table.
-CLOSE_MOVED = 4012
 #: The owner process is restarting (``app.table.manager.CLOSE_RESTART``): for a socket
 #: held by another process, the table moves, the socket stays.
 CLOSE_RESTART = 1012
@@ -104,28 +101,10 @@ _DELTA = b'{"type":"delta"'
 _ANSWERS = (b'{"type":"ack"', b'{"type":"error"', _DELTA)
 
 
-class OwnerOf(Protocol):
-    """Where a table lives when another process owns it (``app.table.manager.Owner``)."""
-
-    @property
-    def process_id(self) -> str: ...
-
-
-class Directory(Protocol):
-    """What the relay needs of the table manager."""
-
-    process_id: str
-    config: TableConfig
-
-    def get(self, table_id: str) -> Table | None: ...
-
-    async def locate(self, table_id: str) -> Table | OwnerOf | None: ...
-
-
 def _unavailable(exc: BaseException) -> bool:
-    """Redis (so ownership) cannot be reached: say ``service_unavailable`` and retry."""
-    return (isinstance(exc, (RedisUnavailable, LeaseUnavailable, *UNREACHABLE))
-            or type(exc).__name__ == "OwnershipUnavailable")
+    """Who owns the table cannot be told now: say ``service_unavailable`` and retry."""
+    return isinstance(exc, (OwnershipUnavailable, RedisUnavailable, LeaseUnavailable,
+                            *UNREACHABLE))
 
 
 def encode_batch(source: str, records: list[tuple[bytes, int, bytes]]) -> bytes:
@@ -156,7 +135,7 @@ def decode_batch(data: bytes) -> tuple[str, list[tuple[bytes, int, bytes]]]:
 class Relay:
     """This process's end of the forwarding: one per app, ``start``ed in the lifespan."""
 
-    def __init__(self, redis_url: str, tables: Directory, metrics: Metrics, settings: Settings,
+    def __init__(self, redis_url: str, tables: TableManager, metrics: Metrics, settings: Settings,
                  *, prefix: str = "dingo:") -> None:
         self.tables = tables
         self.metrics = metrics
@@ -187,6 +166,7 @@ class Relay:
         self._writer: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._stopped = False
+        self.closing = False
 
     def channel_of(self, process_id: str) -> str:
         return f"{self.prefix}relay:{process_id}"
@@ -201,11 +181,18 @@ class Relay:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.subscribed.wait(), timeout)
 
-    async def stop(self) -> None:
-        """This process stops: its sockets close (1012, the browser reconnects to
-        another), their owners are told they are gone, what is queued goes out."""
+    def begin_stop(self) -> None:
+        """This process is stopping (before its tables are handed over): its sockets
+        close (1012: the browser reconnects, to another process) instead of following
+        their tables; relayed sessions still get their tables' last messages."""
+        self.closing = True
         for socket in list(self.held):
             socket.shutdown()
+
+    async def stop(self) -> None:
+        """After the tables were handed over: their owners are told this process's
+        sockets are gone, what is queued goes out, the connections close."""
+        self.begin_stop()
         for (holder, sid), session in list(self.sessions.items()):
             self._post(holder, MISSING, sid)
             session.drop()
@@ -599,6 +586,9 @@ class RelayedSocket:
         """The current route's owner let the table go (or is gone): find it again."""
         if self.done or client is not self.client:
             return
+        if self.relay.closing:
+            self.shutdown()
+            return
         self._leave_route()
         self.client = self._new_client()
         self.routed.clear()
@@ -681,6 +671,10 @@ class RelayedSocket:
         self.done = True
         self.routed.set()
         self.client.close(CLOSE_RESTART, "the server is restarting")
+        if self.client.closed and not self.client.aborted:
+            # The route's client was closed for the move being intercepted: close anew.
+            self.client = self._new_client()
+            self.client.close(CLOSE_RESTART, "the server is restarting")
 
     async def end(self) -> None:
         """The browser's socket is gone: its seat leaves the table, wherever that is."""

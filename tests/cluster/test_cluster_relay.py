@@ -4,8 +4,8 @@ spread over all three, whole matches over real WebSockets.
 
 The table managers here stand in for ownership (``locate`` answers from a dict the
 test sets), so a move of the table (``CLOSE_MOVED``) and an owner that vanishes are
-driven by the test; tests/cluster/test_cluster_serve.py runs real ``dingo serve``
-processes with real leases.
+driven by the test, at any moment; tests/cluster/test_cluster_relay_serve.py runs real
+``dingo serve`` processes with real leases.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import random
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +31,9 @@ from app.cluster.relay import (
     decode_batch,
     encode_batch,
 )
+from app.table.manager import Owner
 from app.table.options import TableOptions
 from app.table.table import Table
-
-
-@dataclass(frozen=True)
-class Owner:
-    process_id: str
 
 
 class Cluster:

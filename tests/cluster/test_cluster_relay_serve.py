@@ -1,0 +1,133 @@
+"""Three real ``dingo serve`` processes on loopback, one Redis, one PostgreSQL database:
+a table created on one, its players and a spectator connected to all three, the owner
+killed (``kill -9``) mid-match: the sockets on the other processes see a pause and play
+on with the process that took the table over, and every frame each socket got was built
+from its own view."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from matchdb import POSTGRES, migrated_database
+from serverkit import Server, dingo_serve, join, legal_wire
+from sqlalchemy import text
+from tablekit import Player, assert_no_leaks, hidden_by_version
+
+from app.db.session import create_engine
+from app.db.store import SqlStore
+from app.table.options import TableOptions
+
+pytestmark = pytest.mark.postgres
+
+ENV = {"LEASE_SECONDS": "1", "BOT_DELAY_SECONDS": "0", "NEXT_GAME_SECONDS": "0",
+       "BOT_PROCESSES": "0", "RECONNECT_GRACE_SECONDS": "30"}
+
+
+@pytest.fixture(scope="module")
+def pg_url(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with migrated_database(POSTGRES, tmp_path_factory.mktemp("db"), postgres_url) as url:
+        yield url
+
+
+def over(state: dict[str, Any]) -> bool:
+    return state["table"]["status"] == "match_over" and state["table"]["match_id"] is not None
+
+
+async def play(players: list[Player], rng: random.Random, *, stop_after: int | None = None
+               ) -> None:
+    """Random legal moves (ready between games) until the match is over or
+    ``stop_after`` moves were made; every intent must be acked."""
+    version = max(p.state["v"] for p in players)
+    moves = 0
+    while True:
+        for player in players:
+            await player.until(lambda s, v=version: s["v"] >= v)
+        state = players[0].state
+        if over(state) or (stop_after is not None and moves >= stop_after):
+            return
+        if state["table"]["status"] == "between_games":
+            for player in players:
+                assert (await player.intent({"type": "ready"}))["type"] == "ack"
+            version = state["v"] + 1
+            continue
+        mover = players[state["game"]["to_act"]]
+        answer = await mover.intent(legal_wire(mover, rng), versioned=True)
+        assert answer["type"] == "ack", answer
+        version = answer["v"]
+        moves += 1
+
+
+def answered_once(player: Player) -> None:
+    answered = Counter(f["id"] for f in player.frames
+                       if f["type"] in ("ack", "error") and f.get("id"))
+    assert not {k: n for k, n in answered.items() if n > 1}
+
+
+async def test_players_on_three_processes_play_on_after_the_owner_is_killed(
+    tmp_path: Path, pg_url: str, redis_url: str,
+) -> None:
+    env = {**ENV, "REDIS_URL": redis_url}
+    async with (dingo_serve(pg_url, tmp_path, **env) as a,
+                dingo_serve(pg_url, tmp_path, **env) as b,
+                dingo_serve(pg_url, tmp_path, **env) as c):
+        servers: dict[str, Server] = {"a": a, "b": b, "c": c}
+        async with httpx.AsyncClient(base_url=f"http://{a.base}") as http:
+            r = await http.post("/api/tables", json={"games_to_win": 1})
+            assert r.status_code == 201, r.text
+            table_id, host = r.json()["table_id"], r.json()["host_token"]
+        spectator = await join(c.base, table_id, None)
+        watching = asyncio.create_task(spectator.read_all())
+        # Seat 0 (the host) on the owner, the others on the other two processes.
+        on = ["a", "b", "c", "b"]
+        players = [await join(servers[name].base, table_id, host if seat == 0 else None)
+                   for seat, name in enumerate(on)]
+        for seat, player in enumerate(players):
+            answer = await player.intent({"type": "sit", "seat": seat, "name": f"P{seat}"})
+            assert answer["type"] == "ack", answer
+        assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+        rng = random.Random(2026)
+        await play(players, rng, stop_after=12)
+        frames_before = len(spectator.frames)
+
+        a.process.kill()  # kill -9 of the owner, mid-game
+        await a.process.wait()
+        # The sockets on b and c stay open: a pause, then the table again from its heir.
+        for player in players[1:]:
+            await player.expect("welcome", timeout=10)
+            state = await player.next_state(timeout=10)
+            assert state["game"] is not None and player.ws.close_code is None
+        # The host's socket died with its process: it comes back on c with its token.
+        players[0] = await join(c.base, table_id, host)
+        await play(players, rng)
+        assert over(players[0].state)
+        await spectator.ws.close()
+        await watching
+        assert len(spectator.frames) > frames_before
+        assert [f["type"] for f in spectator.frames].count("welcome") == 2
+
+    engine = create_engine(pg_url)
+    try:
+        stored = await SqlStore(engine).load_table(table_id)
+        assert stored is not None
+        async with engine.connect() as conn:
+            recorded = (await conn.execute(
+                text("SELECT count(*) FROM matches WHERE table_id = :t"), {"t": table_id})
+            ).scalar_one()
+    finally:
+        await engine.dispose()
+    assert recorded == 1
+    seqs = [int(e["seq"]) for e in stored.entries]
+    assert seqs == list(range(1, len(seqs) + 1))
+    hidden = hidden_by_version(TableOptions.from_dict(stored.options), stored.entries)
+    assert assert_no_leaks(spectator.frames, None, hidden) > 20
+    for seat, player in enumerate(players):
+        assert assert_no_leaks(player.frames, seat, hidden) > 5
+        answered_once(player)
+        assert not [f for f in player.frames if f["type"] == "error"], seat
