@@ -15,7 +15,6 @@ from app.config import Settings
 from app.games.contract import GameError, shown
 from app.table.manager import TableManager
 from app.table.options import TableConfig, TableOptions
-from app.table.table import Table
 
 router = APIRouter(tags=["tables"])
 
@@ -44,12 +43,6 @@ def get_tables(request: Request) -> TableManager:
 TablesDep = Annotated[TableManager, Depends(get_tables)]
 
 
-def _table(tables: TableManager, table_id: str) -> Table:
-    table = tables.get(table_id)
-    if table is None:
-        raise HTTPException(404, detail={"code": "unknown_table",
-                                         "message": "no live table has this id"})
-    return table
 
 
 #: Dingo's options as top-level fields of a create body (from before other games came).
@@ -124,12 +117,16 @@ async def read_bot_kinds(game: str = "dingo") -> list[dict[str, Any]]:
 @router.get("/api/tables/{table_id}", responses=UNKNOWN_TABLE)
 async def read_table(table_id: str, tables: TablesDep) -> TablePublic:
     """Public information: options, seats (who is there, who is connected), status."""
-    return TablePublic.model_validate(_table(tables, table_id).public_info())
+    info = await tables.public_info(table_id)  # whichever process owns it
+    if info is None:
+        raise HTTPException(404, detail={"code": "unknown_table",
+                                         "message": "no live table has this id"})
+    return TablePublic.model_validate(info)
 
 
 @router.get("/t/{table_id}", include_in_schema=False)
 async def table_page(table_id: str, tables: TablesDep) -> FileResponse:
-    if tables.get(table_id) is None:
+    if await tables.locate(table_id) is None:  # here, or owned by another process
         return FileResponse(MISSING_PAGE, status_code=404, media_type="text/html")
     if not TABLE_PAGE.is_file():
         raise HTTPException(404, detail={"code": "no_page", "message": "the page is not built"})

@@ -28,7 +28,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.observability import log_event
 
@@ -173,6 +173,21 @@ class TableManager:
         if holder is not None and holder != self.process_id:
             return Owner(holder)
         return await self._take_over(table_id)
+
+    async def public_info(self, table_id: str) -> dict[str, Any] | None:
+        """``Table.public_info`` of a live table wherever it lives, None if there is none.
+
+        Several processes, a table another process owns: built from its log, so who
+        sits where, the bots, the status and the options are right, but presence is
+        not known here (``connected`` only for bots, no spectators counted).
+        """
+        found = await self.locate(table_id)
+        if found is None or isinstance(found, Table):
+            return None if found is None else found.public_info()
+        stored = await self.store.load_table(table_id)
+        if stored is None:
+            return None
+        return Table.folded(stored, self.store, self.config).public_info()
 
     async def recover(self) -> list[str]:
         """At startup: restore every unfinished table of the store.

@@ -239,6 +239,18 @@ class Table(TableViews, TableClock):
         table._settle()
         return table
 
+    @classmethod
+    def folded(cls, stored: StoredTable, store: TableStore, config: TableConfig) -> Table:
+        """The table as its log leaves it, only to be read (a table another process owns,
+        for ``/api/tables/{id}``): nothing is scheduled, nobody is connected here, and it
+        is closed, so it never writes."""
+        table = cls(stored.table_id, TableOptions.from_dict(stored.options),
+                    stored.created_at, store, config)
+        for entry in stored.entries:
+            table._fold(int(entry["seq"]), entry)
+        table.closed = True
+        return table
+
     @property
     def info_recorded(self) -> bool:
         return self.info is None or self.info.recorded

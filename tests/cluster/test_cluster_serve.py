@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from matchdb import fresh_postgres_database
 from serverkit import Server, catch_up, dingo_serve, drain, join, legal_wire, seated_table
@@ -103,6 +104,13 @@ async def test_kill_9_of_the_owner_and_the_table_plays_again_on_another_within_5
         for _ in range(rng.randint(3, 12)):
             last = await act(players, rng)
         intent, version = last
+        # The table's link and its public information, asked of a process that does not own it.
+        async with httpx.AsyncClient(base_url=f"http://{b.base}") as http:
+            assert (await http.get(f"/t/{table_id}")).status_code == 200
+            info = (await http.get(f"/api/tables/{table_id}")).json()
+            assert [s["name"] for s in info["seats"]] == ["P0", "P1", "P2", "P3"]
+            assert info["status"] == "playing" and info["url"] == f"/t/{table_id}"
+            assert (await http.get("/api/tables/nosuchtable")).status_code == 404
         os.kill(a.pid, signal.SIGKILL)
         killed = time.monotonic()
         await a.process.wait()
