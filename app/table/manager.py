@@ -202,8 +202,8 @@ class TableManager:
         if self.ownership is not None:
             try:
                 return await self.adopt_orphans()
-            except Exception as exc:
-                log_event(log, "tables_not_restored", logging.ERROR,
+            except Exception as exc:  # the failover sweep tries again every round
+                log_event(log, "tables_not_restored", logging.WARNING,
                           error=f"{type(exc).__name__}: {str(exc)[:200]}")
                 return []
         try:
@@ -336,13 +336,20 @@ class TableManager:
         return taken
 
     async def _watch_orphans(self) -> None:
+        failing = False  # said once when sweeps start failing, once when they work again
         while True:
             await asyncio.sleep(self.failover_seconds)
             try:
                 await self.adopt_orphans()
             except Exception as exc:  # Redis or the database away: next round
-                log_event(log, "failover_sweep_failed", logging.WARNING,
-                          error=f"{type(exc).__name__}: {str(exc)[:200]}")
+                if not failing:
+                    log_event(log, "failover_sweep_failed", logging.WARNING,
+                              error=f"{type(exc).__name__}: {str(exc)[:200]}")
+                failing = True
+            else:
+                if failing:
+                    log_event(log, "failover_sweep_resumed")
+                failing = False
 
     async def _take_over(self, table_id: str, *, known: bool = False) -> Table | Owner | None:
         """One takeover per table at a time, whoever asks (a socket, the sweep).

@@ -414,3 +414,19 @@ async def test_a_dead_process_tables_are_shared_by_the_survivors_each_taken_once
         for table_id in survivor.manager.tables:
             assert await b.manager.locate(table_id) in (
                 survivor.manager.tables[table_id], Owner(survivor.manager.process_id))
+
+
+async def test_a_takeover_refused_by_the_log_acquires_above_its_epoch(start: Start) -> None:
+    """Redis lost its counters and a clock went back: the first token B gets is below the
+    log's epoch; the claim's ``Fenced`` tells B the epoch to acquire above."""
+    a = await start()
+    table, _ = await a.manager.create(TableOptions.create(bots=BOTS))
+    version = table.version
+    await a.manager.shutdown()  # handed back
+    far = 2**52
+    await a.store.claim(table.id, far)  # a token from a clock far ahead
+    b = await start(recover=False)
+    found = await b.manager.locate(table.id)
+    assert isinstance(found, Table) and found.version == version
+    assert found.tenure is not None and found.tenure.fence == far + 1
+    assert (await b.ownership.leases.holder(table.id)) == (b.manager.process_id, far + 1)
