@@ -21,11 +21,13 @@ import pytest
 from clusterkit import RedisProcess, eventually
 from matchdb import POSTGRES, empty_all_tables, migrated_database
 from redis.asyncio import Redis
+from sqlalchemy import select
 from tablekit import FakeConn, answer, fast_config
 
 from app.cluster.client import connect
 from app.cluster.lease import TableLeases
 from app.cluster.ownership import Ownership
+from app.db.models import MatchRecord
 from app.db.store import SqlStore, create_store
 from app.table.client import Client
 from app.table.manager import (
@@ -430,3 +432,36 @@ async def test_a_takeover_refused_by_the_log_acquires_above_its_epoch(start: Sta
     assert isinstance(found, Table) and found.version == version
     assert found.tenure is not None and found.tenure.fence == far + 1
     assert (await b.ownership.leases.holder(table.id)) == (b.manager.process_id, far + 1)
+
+
+async def test_a_match_that_ended_as_its_owner_died_is_recorded_once_by_the_next(
+    start: Start,
+) -> None:
+    """A dies between a match's last action (stored) and its record: B takes the table
+    over, finds the match over and unrecorded, and records it, once."""
+    a, b = await start(), await start()
+    table, host = await a.manager.create(TableOptions.create(
+        bots=((0, "random"), *BOTS), games_to_win=1))
+    blocked = asyncio.Event()
+
+    async def dies_while_recording(record: dict[str, Any]) -> int:
+        blocked.set()
+        await asyncio.Event().wait()  # never returns: the process is killed here
+        raise AssertionError
+
+    a.store.finish_match = dies_while_recording  # type: ignore[method-assign]
+    client, conn = await a.join(table, host)
+    assert (await answer(table, client, conn, {"type": "start", "id": "go"}))["type"] == "ack"
+    await asyncio.wait_for(blocked.wait(), 20)
+    a.kill()
+    assert table.match is not None and table.match.over and not table.info_recorded
+    await eventually(lambda: table.id in b.manager.tables, timeout=5)
+    taken = b.manager.tables[table.id]
+    assert taken.info_recorded and taken.match_id is not None
+    entries = await log_of(b.store, table.id)
+    assert_contiguous(entries)
+    assert [e["kind"] for e in entries].count("recorded") == 1
+    assert entries[-1]["kind"] == "recorded" and entries[-2]["kind"] == "action"
+    async with b.store.engine.connect() as db:
+        rows = await db.execute(select(MatchRecord.id).where(MatchRecord.table_id == table.id))
+        assert list(rows.scalars()) == [taken.match_id]
