@@ -14,12 +14,12 @@ import asyncio
 import random
 from collections import Counter
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from clusterkit import eventually
+from clusterkit import RedisProcess, eventually
 from tablekit import Live, Player, assert_no_leaks, hidden_by_version, live_server
 from websockets.asyncio.client import connect
 
@@ -91,6 +91,12 @@ async def vanish(cluster: Cluster, table_id: str, dead: str, heir: str) -> None:
 
 @pytest.fixture
 async def cluster(tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator[Cluster]:
+    async with _cluster(tmp_path, redis_url, prefix) as result:
+        yield result
+
+
+@asynccontextmanager
+async def _cluster(tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator[Cluster]:
     async with AsyncExitStack() as stack:
         lives: dict[str, Live] = {}
         for name in "abc":
@@ -379,3 +385,31 @@ async def test_an_intent_unanswered_when_its_owner_vanished_is_answered_by_the_n
         assert not [f for f in player.frames if f["type"] == "error"]
     await play(players, rng)
     assert over(players[0].state)
+
+
+@pytest.mark.parametrize("outage", [0.3, 2.5], ids=["blip", "peers-silent"])
+async def test_redis_restarted_mid_game_every_relayed_socket_joins_again_and_plays_on(
+    tmp_path: Path, redis_process: RedisProcess, prefix: str, outage: float,
+) -> None:
+    # A blip: messages may have been lost, the relays see their subscriptions come back.
+    # Longer than a peer may be silent: the owner also dropped the relayed sessions.
+    async with _cluster(tmp_path, redis_process.url, prefix) as cluster:
+        table_id, host = await cluster.create("a", games_to_win=1)
+        players = await seated(cluster, table_id, host, ["a", "b", "c", "b"])
+        assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+        rng = random.Random(21)
+        await play(players, rng, stop_after=6)
+        redis_process.kill()
+        await asyncio.sleep(outage)
+        redis_process.start()
+        for player in players[1:]:  # relayed: a pause, then the table again
+            await player.expect("welcome", timeout=10)
+            await player.next_state()
+        assert all(p.ws.close_code is None for p in players)
+        await play(players, rng)
+        assert over(players[0].state)
+        table = cluster.lives["a"].manager.get(table_id)
+        assert table is not None
+        await eventually(lambda: len(table.clients) == 4)
+        for player in players:
+            answers_once(player)
