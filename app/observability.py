@@ -41,6 +41,22 @@ class Metrics:
         self.actions = Counter(
             "dingo_actions_total", "Game actions applied.", registry=self.registry
         )
+        # Several processes (REDIS_URL, app.cluster.relay); zero with one process.
+        self.relayed_sockets = Gauge(
+            "dingo_relayed_sockets",
+            "WebSocket connections of this process relayed to a table of another process.",
+            registry=self.registry,
+        )
+        self.relay_sessions = Gauge(
+            "dingo_relay_sessions",
+            "Sockets of other processes at tables of this process.",
+            registry=self.registry,
+        )
+        self.relay_moves = Counter(
+            "dingo_relay_moves_total",
+            "Times a socket of this process followed its table to another owner.",
+            registry=self.registry,
+        )
         self.errors = Counter(
             "dingo_errors_total",
             "Errors sent to clients, by wire code.",

@@ -167,6 +167,8 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._stopped = False
         self.closing = False
+        metrics.relayed_sockets.set_function(lambda: len(self.sockets))
+        metrics.relay_sessions.set_function(lambda: len(self.sessions))
 
     def channel_of(self, process_id: str) -> str:
         return f"{self.prefix}relay:{process_id}"
@@ -590,6 +592,7 @@ class RelayedSocket:
             self.shutdown()
             return
         self._leave_route()
+        self.metrics.relay_moves.inc()
         self.client = self._new_client()
         self.routed.clear()
         if self._mover is None or self._mover.done():
