@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import re
 import struct
 import time
 from collections import deque
@@ -97,6 +98,7 @@ _CODE = struct.Struct("!H")
 OPEN, FRAME, BINARY, GONE, PING = b"O", b"F", b"B", b"G", b"P"
 DATA, CLOSE, MISSING, PONG = b"D", b"C", b"M", b"Q"
 _SEATED = b'{"type":"seated"'
+_INTENT_ID = re.compile(r'"id"\s*:\s*"([A-Za-z0-9_-]{1,40})"')
 _DELTA = b'{"type":"delta"'
 _ANSWERS = (b'{"type":"ack"', b'{"type":"error"', _DELTA)
 
@@ -540,23 +542,28 @@ class RelayedSocket:
     def _note_intent(self, raw: str) -> None:
         """Keep an intent until it is answered: if the table moves meanwhile (its owner
         died before answering, say), it is sent again to the new owner, which answers a
-        known id with its first answer and applies an unknown one (docs/protocol.md)."""
-        with contextlib.suppress(ValueError):
-            data = orjson.loads(raw)
-            intent_id = data.get("id") if isinstance(data, dict) else None
-            if isinstance(intent_id, str) and data.get("type") != "hello":
-                self.unanswered[intent_id] = raw
-                if len(self.unanswered) > MAX_UNANSWERED:
-                    del self.unanswered[next(iter(self.unanswered))]
+        known id with its first answer and applies an unknown one (docs/protocol.md).
+
+        The id is found without parsing the frame (the owner parses it): inside a JSON
+        string a quote is escaped, so ``"id": "..."`` is a key of the message."""
+        found = _INTENT_ID.search(raw)
+        if found is not None:
+            self.unanswered[found[1]] = raw
+            if len(self.unanswered) > MAX_UNANSWERED:
+                del self.unanswered[next(iter(self.unanswered))]
 
     def note_answer(self, data: bytes) -> None:
-        """An ``ack``, ``error`` or acking ``delta`` went to the browser: that intent is done."""
+        """An ``ack``, ``error`` or acking ``delta`` went to the browser: that intent is done.
+        (A delta's ``ack`` is its last field: only that end of it is read.)"""
         with contextlib.suppress(ValueError):
-            message = orjson.loads(data)
-            if isinstance(message, dict):
-                answered = message.get("ack" if message.get("type") == "delta" else "id")
-                if isinstance(answered, str):
-                    self.unanswered.pop(answered, None)
+            if data.startswith(_DELTA):
+                at = data.rfind(b',"ack":')
+                answered = orjson.loads(data[at + 7:-1]) if at >= 0 else None
+            else:
+                message = orjson.loads(data)
+                answered = message.get("id") if isinstance(message, dict) else None
+            if isinstance(answered, str):
+                self.unanswered.pop(answered, None)
 
     def _note_hello(self, raw: str) -> None:
         parsed = _parse(raw)
