@@ -118,7 +118,12 @@ class TableManager:
                           self.bot_workers)
         else:
             table = await self._create_owned(table_id, options, created_at)
-        await table.open(host_token)
+        try:
+            await table.open(host_token)
+        except BaseException:
+            if self.ownership is not None:  # nobody would ever renew or release it
+                await self.ownership.release(table_id)
+            raise
         self._add(table)
         log_event(log, "table_created", table_id=table_id)
         return table, host_token
