@@ -11,7 +11,10 @@ driven by the test, at any moment; tests/cluster/test_cluster_relay_serve.py run
 from __future__ import annotations
 
 import asyncio
+import importlib
+import itertools
 import random
+import sys
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -20,7 +23,15 @@ from typing import Any
 
 import pytest
 from clusterkit import RedisProcess, eventually
-from tablekit import Live, Player, assert_no_leaks, hidden_by_version, live_server
+from hardeningkit import check_frames, variants
+from tablekit import (
+    TWO_SEAT_GAMES,
+    Live,
+    Player,
+    assert_no_leaks,
+    hidden_by_version,
+    live_server,
+)
 from websockets.asyncio.client import connect
 
 from app.cluster.relay import (
@@ -96,13 +107,16 @@ async def cluster(tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator[
 
 
 @asynccontextmanager
-async def _cluster(tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator[Cluster]:
+async def _cluster(tmp_path: Path, redis_url: str, prefix: str, *,
+                   real_store: bool = False) -> AsyncIterator[Cluster]:
+    """Three apps; with ``real_store`` their own managers and settings on a's SQL store
+    (the history API then sees the matches), else fast timings on a memory store."""
     async with AsyncExitStack() as stack:
         lives: dict[str, Live] = {}
         for name in "abc":
             path = tmp_path / name
             path.mkdir()
-            lives[name] = await stack.enter_async_context(_serving(path))
+            lives[name] = await stack.enter_async_context(_serving(path, real_store))
         # One store for all: the table's log is the database's, whoever owns the table.
         store = lives["a"].manager.store
         for live in lives.values():
@@ -124,8 +138,8 @@ async def _cluster(tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator
 
 
 class _serving:
-    def __init__(self, path: Path) -> None:
-        self.gen = live_server(path)
+    def __init__(self, path: Path, real_store: bool) -> None:
+        self.gen = live_server(path, real_store=real_store, reconnect_grace_seconds=30.0)
 
     async def __aenter__(self) -> Live:
         return await self.gen.__anext__()
@@ -431,3 +445,62 @@ async def test_redis_restarted_mid_game_every_relayed_socket_joins_again_and_pla
         await eventually(lambda: len(table.clients) == 4)
         for player in players:
             answers_once(player)
+
+
+# -- the leak tests with their sockets spread over the three processes ---------------------
+
+
+class Spread:
+    """What the leak tests' ``play_match``/``play_other_match`` use of a ``Live``, with
+    each new socket on the next of b, c and a (reconnects and second tabs too, so a seat's
+    new socket often replaces one held by another process); the table is a's."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.turn = itertools.cycle("bca")
+        self.http = cluster.lives["a"].http
+        self.store = cluster.lives["a"].store
+
+    async def create(self, **options: Any) -> tuple[str, str]:
+        return await self.cluster.create("a", **options)
+
+    async def player(self, table_id: str, token: str | None = None) -> Player:
+        return await self.cluster.lives[next(self.turn)].player(table_id, token)
+
+
+def _leak_tests() -> Any:
+    """tests/hardening/test_leaks.py, whose match players these tests reuse."""
+    hardening = str(Path(__file__).resolve().parents[1] / "hardening")
+    if hardening not in sys.path:
+        sys.path.insert(0, hardening)
+    return importlib.import_module("test_leaks")
+
+
+@pytest.fixture
+async def sql_cluster(tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator[Cluster]:
+    async with _cluster(tmp_path, redis_url, prefix, real_store=True) as result:
+        yield result
+
+
+async def test_the_dingo_leak_test_with_sockets_on_three_processes(
+    sql_cluster: Cluster,
+) -> None:
+    cluster = sql_cluster
+    leaks = _leak_tests()
+    checked, disturbances, _ = await asyncio.wait_for(
+        leaks.play_match(Spread(cluster), 4, 1), 60)
+    assert checked > 150 and disturbances >= 3
+
+
+@pytest.mark.parametrize("name", TWO_SEAT_GAMES)
+async def test_every_other_games_leak_test_with_sockets_on_three_processes(
+    sql_cluster: Cluster, name: str,
+) -> None:
+    cluster = sql_cluster
+    leaks = _leak_tests()
+    options = variants(name)[0]
+    oracle, expected, viewers, _ = await asyncio.wait_for(
+        leaks.play_other_match(Spread(cluster), name, options, 5), 60)
+    checked = sum(check_frames(v.seat, [p.frames for p in v.streams], expected,
+                               oracle.vouched) for v in viewers)
+    assert checked > 60
