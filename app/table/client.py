@@ -208,11 +208,21 @@ _OUTBOXES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox] = (
     weakref.WeakKeyDictionary())
 
 
+#: The loop (weakly) and outbox of the last ``_schedule_flush``: one loop in production,
+#: so no dictionary lookup per message.
+_last_box: tuple[weakref.ref[asyncio.AbstractEventLoop] | None, _Outbox] = (None, _Outbox())
+
+
 def _schedule_flush(client: Client) -> None:
+    global _last_box
     loop = asyncio.get_running_loop()
-    box = _OUTBOXES.get(loop)
-    if box is None:
-        box = _OUTBOXES[loop] = _Outbox()
+    last_loop, box = _last_box
+    if last_loop is None or last_loop() is not loop:
+        found = _OUTBOXES.get(loop)
+        if found is None:
+            found = _OUTBOXES[loop] = _Outbox()
+        box = found
+        _last_box = (weakref.ref(loop), box)
     if not box.clients:
         loop.call_soon(box.flush)
     box.clients.append(client)
