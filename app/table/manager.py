@@ -278,6 +278,9 @@ class TableManager:
         if self.ownership is not None:
             self.ownership.start()
             self._failover = loop.create_task(self._watch_orphans(), name="failover-sweep")
+            # Which process a lease's owner id is (operators, and the failover tests).
+            log_event(log, "cluster_process", process_id=self.process_id,
+                      lease_seconds=self.ownership.ttl)
 
     async def shutdown(self) -> None:
         """Stop (server shutdown): sockets close with 1012, logs stay for the restart.
