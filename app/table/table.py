@@ -182,7 +182,8 @@ class Table(TableViews, TableClock):
         self.closed = False
         #: Several processes: this process's lease of the table (None: one process, and
         #: writes are not fenced). ``moved``: the lease is lost and the table is dropped
-        #: here; ``on_moved`` (the manager's) is told once.
+        #: here; ``on_moved`` (the manager's) is told when the table stops being served
+        #: here: moved, or shut after a storage failure.
         self.tenure = tenure
         self.moved = False
         self.on_moved: Callable[[Table], None] | None = None
@@ -498,6 +499,10 @@ class Table(TableViews, TableClock):
             self.closed = True
             asyncio.get_running_loop().call_soon(
                 self.shut, CLOSE_UNAVAILABLE, "the table could not be saved; reconnect later")
+            if self.on_moved is not None:
+                # Several processes: dropped here and its lease handed back, so it comes
+                # back from its log (here or elsewhere) once the database takes writes.
+                self.on_moved(self)
             raise TableError("unavailable", "the table could not be saved") from None
         if self.match is not None and self.match.over and not self.info_recorded:
             events += await self._record_match()

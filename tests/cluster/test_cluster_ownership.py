@@ -465,3 +465,35 @@ async def test_a_match_that_ended_as_its_owner_died_is_recorded_once_by_the_next
     async with b.store.engine.connect() as db:
         rows = await db.execute(select(MatchRecord.id).where(MatchRecord.table_id == table.id))
         assert list(rows.scalars()) == [taken.match_id]
+
+
+async def test_a_table_shut_by_a_storage_failure_comes_back_once_the_database_writes(
+    start: Start,
+) -> None:
+    """The database refused a write: the table is shut (1011, not acknowledged) and its
+    lease handed back; the failover sweep restores it from its log, no restart needed."""
+    rng = random.Random(23)
+    a = await start()
+    table, client, conn, host = await seated(a)
+    await eventually(lambda: conn.last()["v"] == table.version and 0 in conn.last()["to_act"])
+    append = a.store.append
+
+    async def fails_once(*args: Any, **kwargs: Any) -> None:
+        a.store.append = append  # type: ignore[method-assign]
+        raise OSError("the database went away")
+
+    a.store.append = fails_once  # type: ignore[method-assign]
+    version = table.version
+    state = conn.last()
+    intent = {**rng.choice(state["game"]["legal"]), "id": "lost", "v": state["v"]}
+    intent.pop("seat", None)
+    reply = await answer(table, client, conn, intent)
+    assert reply["type"] == "error" and reply["code"] == "unavailable"
+    await eventually(lambda: conn.closed is not None)
+    assert conn.closed == 1011
+    await eventually(lambda: table.id in a.manager.tables
+                     and a.manager.tables[table.id] is not table, timeout=5)
+    again = a.manager.tables[table.id]
+    assert again.version == version
+    client2, conn2 = await a.join(again, host)
+    assert (await answer(again, client2, conn2, {**intent, "v": again.version}))["type"] == "ack"
