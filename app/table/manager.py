@@ -205,6 +205,8 @@ class TableManager:
         failover sweep); the others stay with their owners.
         """
         if self.ownership is not None:
+            # Renewing already: taking many tables over may last longer than a lease.
+            self.ownership.start()
             try:
                 return await self.adopt_orphans()
             except Exception as exc:  # the failover sweep tries again every round
