@@ -12,6 +12,7 @@ shown the same thing.
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
@@ -243,15 +244,16 @@ class TableViews:
                 new = now[viewer] = self._shown(viewer, common, shared, old)
             forms = [e.for_seat(viewer) for e in events]
             split = old.split_from(new)
-            own_same = split and new.private is old.private
+            # Nothing of its own: the private part unchanged, the events' public forms.
+            bystander = (split and new.private is old.private
+                         and all(map(operator.is_, forms, public)))
             key = (id(old.common), id(old.shared), old.v)
-            if own_same and key in plain and all(
-                    f is p for f, p in zip(forms, public, strict=True)):
+            if bystander and key in plain:
                 data = plain[key]
             else:
                 data = self._delta(old, new, common, shared, forms,
                                    common_changes, shared_changes, split)
-                if own_same and all(f is p for f, p in zip(forms, public, strict=True)):
+                if bystander:
                     plain[key] = data
             for client in clients:
                 client.shown = new
@@ -285,7 +287,7 @@ class TableViews:
         common_change = common_changes.get(id(old.common))
         if common_change is None:
             common_change = common_changes[id(old.common)] = _common_change(old.common, common)
-        changes, gone = dict(common_change[0]), list(common_change[1])
+        changes, gone = common_change[0], list(common_change[1])
         if split:
             # The shared part's change once for every viewer, then this one's own.
             shared_change = shared_changes.get(id(old.shared))
@@ -299,7 +301,7 @@ class TableViews:
         else:
             game = patch.change(old.game, new.game, ("game",), gone)
         if game is not patch.SAME:
-            changes["game"] = game
+            changes = {**changes, "game": game}  # the common change is shared: a copy
         if not (changes or gone or forms or old.v != new.v):
             return None
         delta: JSON = {"type": "delta", "from": old.v, "v": new.v, "patch": changes,
