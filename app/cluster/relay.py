@@ -74,6 +74,8 @@ from app.table.table import Table
 
 log = logging.getLogger(__name__)
 
+#: Something failed that retrying will not mend: the browser reconnects.
+CLOSE_UNAVAILABLE = 1011
 #: The owner process is restarting (``app.table.manager.CLOSE_RESTART``): for a socket
 #: held by another process, the table moves, the socket stays.
 CLOSE_RESTART = 1012
@@ -330,7 +332,7 @@ class Relay:
                         for dest, parts in batches.items():
                             pipe.publish(self.channel_of(dest), b"".join([self._header, *parts]))
                         received = await pipe.execute()
-                except UNREACHABLE as exc:
+                except Exception as exc:
                     # Lost: the peers resync on the next version, sockets find their
                     # tables again once pings are answered.
                     log.warning("relay: publish failed: %s: %s", type(exc).__name__, exc)
@@ -366,7 +368,7 @@ class Relay:
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         self._receive(message["data"])
-            except UNREACHABLE as exc:
+            except Exception as exc:  # Redis away (or anything else): subscribe again
                 self.subscribed.clear()
                 log.warning("relay: subscription lost: %s: %s", type(exc).__name__, exc)
                 await asyncio.sleep(0.2)
@@ -652,6 +654,15 @@ class RelayedSocket:
         return True
 
     async def _relocate(self) -> None:
+        try:
+            await self._find_again()
+        except Exception:
+            log.exception("relay: table %s could not be located again", self.table_id)
+            self.done = True
+            self.routed.set()
+            self.client.close(CLOSE_UNAVAILABLE, "the table could not be reached")
+
+    async def _find_again(self) -> None:
         delay = RETRY_MIN
         if time.monotonic() - self.routed_at < 1.0:
             # Moved again right after a move: the owner the lease names does not have the
@@ -762,6 +773,13 @@ class RemoteSession:
                 await self.table.leave(self.client)
                 await self.client.stop()
                 return
-            await handle_frame(item, self.table, self.client, self.relay.metrics)
+            try:
+                await handle_frame(item, self.table, self.client, self.relay.metrics)
+            except Exception:
+                # As for a local socket whose handler failed: it is closed, its seat leaves.
+                log.exception("relay: a frame of a relayed socket failed")
+                self.client.close(CLOSE_UNAVAILABLE, "the message could not be handled")
+                inbox.clear()
+                inbox.append(None)
             await asyncio.sleep(0)
         self.task = None
