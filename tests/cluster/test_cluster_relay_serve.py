@@ -1,13 +1,15 @@
-"""Three real ``dingo serve`` processes on loopback, one Redis, one PostgreSQL database:
+"""Real ``dingo serve`` processes on loopback, one Redis, one PostgreSQL database:
 a table created on one, its players and a spectator connected to all three, the owner
 killed (``kill -9``) mid-match: the sockets on the other processes see a pause and play
 on with the process that took the table over, and every frame each socket got was built
-from its own view."""
+from its own view. A stopping owner (SIGTERM) hands relayed sockets over at once."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import signal
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,3 +137,36 @@ async def test_players_on_three_processes_play_on_after_the_owner_is_killed(
         answered_once(player)
         assert not [f for f in player.frames
                     if f["type"] == "error" and f["code"] != "not_now"], seat
+
+
+async def test_a_stopping_owner_hands_its_relayed_sockets_over_at_once(
+    tmp_path: Path, pg_url: str, redis_url: str,
+) -> None:
+    """SIGTERM: the owner hands the table over (the lease is released, not left to
+    expire: 30 s here) and tells the processes holding its sockets, which follow it."""
+    env = {**ENV, "REDIS_URL": redis_url, "LEASE_SECONDS": "30"}
+    async with (dingo_serve(pg_url, tmp_path, **env) as a,
+                dingo_serve(pg_url, tmp_path, **env) as b):
+        async with httpx.AsyncClient(base_url=f"http://{a.base}") as http:
+            r = await http.post("/api/tables", json={"games_to_win": 1})
+            assert r.status_code == 201, r.text
+            table_id, host = r.json()["table_id"], r.json()["host_token"]
+        players = [await join(b.base, table_id, host if seat == 0 else None)
+                   for seat in range(4)]
+        for seat, player in enumerate(players):
+            answer = await player.intent({"type": "sit", "seat": seat, "name": f"P{seat}"})
+            assert answer["type"] == "ack", answer
+        assert (await players[0].intent({"type": "start"}))["type"] == "ack"
+        rng = random.Random(8)
+        await play(players, rng, stop_after=5)
+        stopped = time.monotonic()
+        a.process.send_signal(signal.SIGTERM)
+        for player in players:
+            await player.expect("welcome", timeout=10)
+            await player.next_state()
+        assert time.monotonic() - stopped < 5.0
+        assert await asyncio.wait_for(a.process.wait(), 10) == 0
+        await play(players, rng, stop_after=5)
+        for player in players:
+            assert player.ws.close_code is None
+            answered_once(player)
