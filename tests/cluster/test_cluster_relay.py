@@ -506,3 +506,22 @@ async def test_every_other_games_leak_test_with_sockets_on_three_processes(
     checked = sum(check_frames(v.seat, [p.frames for p in v.streams], expected,
                                oracle.vouched) for v in viewers)
     assert checked > 60
+
+
+async def test_a_relayed_socket_is_refused_and_capped_as_a_local_one(cluster: Cluster) -> None:
+    table_id, _ = await cluster.create("a")
+    player = await cluster.lives["b"].player(table_id)
+    await player.ws.send(b"\x00binary")  # checked by the owner, as for a local socket
+    refused = await player.expect("error")
+    assert refused["code"] == "malformed" and "binary" in refused["message"]
+    await player.send({"type": "sit", "seat": 9, "name": "X", "id": "s-9"})
+    assert (await player.expect("error"))["id"] == "s-9"
+    await player.send({"type": "nonsense", "id": "n-1"})
+    assert (await player.expect("error"))["code"] == "unknown_type"
+    # Size and rate are the holder's checks: too large is refused and closed (1009).
+    await player.send({"type": "chat", "text": "x" * 5000})
+    assert (await player.expect("error"))["code"] == "too_large"
+    assert await player.closed_code() == 1009
+    table = cluster.lives["a"].manager.get(table_id)
+    assert table is not None
+    await eventually(lambda: not table.clients)
