@@ -304,6 +304,8 @@ class TableManager:
         for table in list(self.tables.values()):
             await table.stop(code, reason)
             self._remove(table)
+            if self.ownership is not None and self.metrics is not None:
+                self.metrics.tables_moved.inc()
         if self.ownership is not None:
             await self.ownership.stop(release=True)
             log_event(log, "leases_released")
@@ -438,6 +440,8 @@ class TableManager:
                 raise OwnershipUnavailable(f"table {table_id} changed hands; retry")
             return Owner(holder)
         self._add(table)
+        if self.metrics is not None:
+            self.metrics.takeovers.inc()
         log_event(log, "table_taken_over", table_id=table_id, v=table.version,
                   fence=lease.token)
         return table
@@ -453,6 +457,8 @@ class TableManager:
         hand its lease back if this process still holds it (so nobody waits for it)."""
         if self.tables.get(table.id) is table:
             self._remove(table)
+            if self.metrics is not None:
+                self.metrics.tables_moved.inc()
         if self.ownership is not None and table.tenure is not None:
             task = asyncio.get_running_loop().create_task(
                 self.ownership.release(table.id, table.tenure.fence))
