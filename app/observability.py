@@ -57,23 +57,6 @@ class Metrics:
             "Times a socket of this process followed its table to another owner.",
             registry=self.registry,
         )
-        self.errors = Counter(
-            "dingo_errors_total",
-            "Errors sent to clients, by wire code.",
-            ["code"],
-            registry=self.registry,
-        )
-        # Several processes (REDIS_URL, docs/cluster.md); they stay 0 in one process.
-        self.relayed_connections = Gauge(
-            "dingo_relayed_connections",
-            "Sockets of this process at tables another process owns (forwarded over Redis).",
-            registry=self.registry,
-        )
-        self.remote_connections = Gauge(
-            "dingo_remote_connections",
-            "Sockets held by other processes at tables this process owns.",
-            registry=self.registry,
-        )
         self.takeovers = Counter(
             "dingo_table_takeovers_total",
             "Tables this process took over from their log (the lease was free or expired).",
@@ -82,6 +65,12 @@ class Metrics:
         self.tables_moved = Counter(
             "dingo_tables_moved_total",
             "Tables this process let go (lease lost, a write fenced, or handed over at a stop).",
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "dingo_errors_total",
+            "Errors sent to clients, by wire code.",
+            ["code"],
             registry=self.registry,
         )
         self.action_latency = Histogram(
