@@ -3,8 +3,8 @@
 For each decision with more than one choice, ``HardBot`` repeatedly deals the cards
 it cannot see at random consistently with its view and memory
 (``determinize.sample``, with what the seat saw: ``determinize.knowledge``), plays
-each candidate move (for a discard or a pass, the heuristic's best five) on that deal
-and the rest of the game with four heuristic bots, and keeps the move with the best
+each legal move on that deal and the rest of the game with four heuristic bots, and
+keeps the move with the best
 average outcome (a win counts 1, plus 0.1 a point of margin over the best other seat).
 The same deal is used for every candidate in a round (common random numbers), and
 the heuristic bot's own choice wins ties and any move tried too few times.
@@ -33,8 +33,10 @@ from .state import Game
 BUDGET_MS = 200.0
 #: A move must have been tried this often to displace the heuristic's choice.
 MIN_TRIALS = 4
-#: Discards and passes searched: the heuristic's best few.
-SHORTLIST = 5
+#: Discards and passes searched: the heuristic's best few. Ten is every move (a hand holds
+#: at most ten cards): at 200 ms every move gets some 37 deals, and that beat the best
+#: five with 74 each (docs/benchmarks.md, the hard bot's section).
+SHORTLIST = 10
 #: Weight of one point of margin against a win: the margin is the steadier signal over
 #: a few dozen playouts (the runs that chose it, and the bot's strength: docs/benchmarks.md).
 MARGIN_WEIGHT = 0.1
