@@ -69,7 +69,7 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
         # The cards won are listed "A♥ (3)"; a penalty line "Penalty A♦ (−3): <how>",
         # whose explanation of the hunt states the points again, signed.
         told = (sum(int(v) for v in re.findall(r"\((\d+)\)", block))
-                - sum(int(v) for v in re.findall(r"Penalty \S+ \(\u2212(\d+)\)", block)))
+                - sum(int(v) for v in re.findall(r"Penalty [^()]* \(\u2212(\d+)\)", block)))
         assert told == (-1 if points[1] == "\u2212" else 1) * int(points[2]), block
     if seen["why_not"] is not None:  # (test_browser_live_table makes sure of one)
         assert re.fullmatch(WHY_NOT, seen["why_not"])
