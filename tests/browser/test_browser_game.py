@@ -66,7 +66,7 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
     for block in seen["why_seats"]:
         points = re.match(r"\S+ ([+\u2212]?)(\d+)", block)
         assert points, block
-        # The cards won are listed "A♥ (3)"; a penalty line "Penalty A♦ (−3): <how>",
+        # The cards won are listed "A♥ (3)"; a penalty line "Penalty A♦ (\u22123): <how>",
         # whose explanation of the hunt states the points again, signed.
         told = (sum(int(v) for v in re.findall(r"\((\d+)\)", block))
                 - sum(int(v) for v in re.findall(r"Penalty [^()]* \(\u2212(\d+)\)", block)))
