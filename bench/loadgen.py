@@ -35,7 +35,10 @@ Extra options (taken out before the harness parses the rest):
 - ``--spread-ports P,Q,...``  several ``dingo serve`` processes of one service
   (docs/cluster.md) on these loopback ports: table ``i`` is created on port ``i mod n``
   and seat ``s`` of it connects to port ``(i + s) mod n``, so every table has players
-  on every process and most actions cross from a relaying process to the owner.
+  on every process and most actions cross from a relaying process to the owner;
+- ``--colocate``  with ``--spread-ports``: every seat of table ``i`` connects to port
+  ``i mod n`` too (its owner), so nothing is relayed: what several processes give
+  without the extra hop.
 """
 
 from __future__ import annotations
@@ -83,7 +86,7 @@ dumps, loads = orjson.dumps, orjson.loads
 
 
 #: Set by ``main`` from the extra options; the adapter reads it when it is built.
-OPTIONS = argparse.Namespace(games_to_win=50, idle=False, spread_ports=[])
+OPTIONS = argparse.Namespace(games_to_win=50, idle=False, spread_ports=[], colocate=False)
 
 
 class DingoAdapter:
@@ -143,7 +146,8 @@ class DingoAdapter:
         return list(await asyncio.gather(*(make(i) for i in range(n_tables))))
 
     async def open(self, core: Any, table: Any, seat: int | None) -> None:
-        base = self.wss[(table.index + (seat or 0)) % len(self.wss)]
+        spread = 0 if OPTIONS.colocate else (seat or 0)
+        base = self.wss[(table.index + spread) % len(self.wss)]
         ws = await self.session.ws_connect(f"{base}/ws/{table.tid}", compress=0,
                                            autoping=True, heartbeat=None, max_msg_size=0,
                                            decode_text=False)
@@ -329,6 +333,7 @@ def main(argv: list[str] | None = None) -> None:
     extra.add_argument("--games-to-win", type=int, default=50)
     extra.add_argument("--idle", action="store_true")
     extra.add_argument("--spread-ports", default="")
+    extra.add_argument("--colocate", action="store_true")
     ours, rest = extra.parse_known_args(argv)
     if not 1 <= ours.games_to_win <= 50:
         raise SystemExit("--games-to-win must be 1-50")
@@ -337,7 +342,7 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError:
         raise SystemExit("--spread-ports takes port numbers separated by commas") from None
     OPTIONS.games_to_win, OPTIONS.idle = ours.games_to_win, ours.idle
-    OPTIONS.spread_ports = ports
+    OPTIONS.spread_ports, OPTIONS.colocate = ports, ours.colocate
     if ours.idle:
         rest += ["--pace", str(IDLE_PACE)]
     lg.ADAPTERS["dingo"] = DingoAdapter
