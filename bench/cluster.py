@@ -134,20 +134,9 @@ def run_one(out: Path, jsonl: Path, scenario: str, processes: int, rnd: int,
         cmd += ["--spread-ports", ",".join(map(str, service.ports))]
         if colocate:
             cmd.append("--colocate")
-    window = float(args[args.index("--duration") + 1]) + float(args[args.index("--warmup") + 1])
-    try:
-        with open(out / f"{tag}.loadgen.log", "wb") as err:
-            done = subprocess.run(cmd, cwd=run.REPO, stdout=subprocess.PIPE, stderr=err,
-                                  timeout=window + 300, check=False)
-        line = done.stdout.decode().strip().splitlines()[-1] if done.stdout.strip() else ""
-    except subprocess.TimeoutExpired:
-        line = ""
-    finally:
-        service.stop()
-    if not line.startswith("{"):
-        run.log(f"  FAILED (see {out / (tag + '.loadgen.log')})")
+    result = run.run_loadgen(cmd, args, out / f"{tag}.loadgen.log", service.stop)
+    if result is None:
         return None
-    result = json.loads(line)
     result.update(loadavg_before=round(load, 2), processes=processes, config=name)
     with open(jsonl, "a") as f:
         f.write(json.dumps(result) + "\n")

@@ -51,6 +51,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -210,6 +211,27 @@ def wait_for_quiet() -> None:
             f"(now {os.getloadavg()[0]:.2f})")
 
 
+def run_loadgen(cmd: list[str], args: list[str], log_path: Path,
+                stop: Callable[[], None]) -> dict | None:
+    """Run the load generator ``cmd`` (its stderr to ``log_path``), then ``stop`` the
+    servers whatever happened; its one-line JSON summary, or None if it failed."""
+    window = float(args[args.index("--duration") + 1]) + float(args[args.index("--warmup") + 1])
+    try:
+        with open(log_path, "wb") as err:
+            done = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=err,
+                                  timeout=window + 300, check=False)
+        line = done.stdout.decode().strip().splitlines()[-1] if done.stdout.strip() else ""
+    except subprocess.TimeoutExpired:
+        line = ""
+    finally:
+        stop()
+    if not line.startswith("{"):
+        log(f"  FAILED (see {log_path})")
+        return None
+    result: dict = json.loads(line)
+    return result
+
+
 def run_one(out: Path, jsonl: Path, scenario: str, server_name: str, rnd: int,
             args: list[str]) -> dict | None:
     tag = f"{scenario}-{server_name}-{rnd}"
@@ -221,20 +243,9 @@ def run_one(out: Path, jsonl: Path, scenario: str, server_name: str, rnd: int,
     cmd = ["taskset", "-c", GEN_CPU, str(PERF_PY), str(LOADGEN), *server.loadgen,
            "--server-pid", str(server.pid), "--close-timeout", "2",
            "--label", f"{scenario}/{server_name}/{rnd}", *args]
-    window = float(args[args.index("--duration") + 1]) + float(args[args.index("--warmup") + 1])
-    try:
-        with open(out / f"{tag}.loadgen.log", "wb") as err:
-            done = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=err,
-                                  timeout=window + 300, check=False)
-        line = done.stdout.decode().strip().splitlines()[-1] if done.stdout.strip() else ""
-    except subprocess.TimeoutExpired:
-        line = ""
-    finally:
-        server.stop()
-    if not line.startswith("{"):
-        log(f"  FAILED (see {out / (tag + '.loadgen.log')})")
+    result = run_loadgen(cmd, args, out / f"{tag}.loadgen.log", server.stop)
+    if result is None:
         return None
-    result = json.loads(line)
     result["loadavg_before"] = round(load, 2)
     with open(jsonl, "a") as f:
         f.write(json.dumps(result) + "\n")
