@@ -1,12 +1,17 @@
-"""Helpers for tests/cluster: a private redis-server to kill, and waiting for a condition."""
+"""Helpers for tests/cluster: a private redis-server to kill, waiting for a condition, and
+playing a Dingo match on with players spread over processes."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
+
+from tablekit import Player
 
 
 async def eventually(check: Callable[[], bool | Awaitable[bool]], timeout: float = 10.0) -> None:
@@ -64,3 +69,33 @@ class RedisProcess:
             self.process.kill()
             self.process.wait(10)
             self.process = None
+
+
+def over(state: dict[str, Any]) -> bool:
+    return state["table"]["status"] == "match_over" and state["table"]["match_id"] is not None
+
+
+async def play(players: list[Player], rng: random.Random, *, stop_after: int | None = None
+               ) -> None:
+    """Play on (random legal moves, ready between games) until the match is over, or
+    ``stop_after`` actions."""
+    version = max(p.state["v"] for p in players)
+    moves = 0
+    while True:
+        for player in players:
+            await player.until(lambda s, v=version: s["v"] >= v)
+        state = players[0].state
+        if over(state) or (stop_after is not None and moves >= stop_after):
+            return
+        if state["table"]["status"] == "between_games":
+            for player in players:
+                answer = await player.intent({"type": "ready"})
+                # (After a move the new owner may deal the next game by itself first.)
+                assert answer["type"] == "ack" or answer["code"] == "not_now", answer
+            version = state["v"] + 1
+            continue
+        to_act = state["game"]["to_act"]
+        assert [bool(p.state["game"]["legal"]) for p in players] == [
+            s == to_act for s in range(4)]
+        version = (await players[to_act].play_random(rng))["v"]
+        moves += 1

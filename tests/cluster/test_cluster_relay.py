@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clusterkit import RedisProcess, eventually
+from clusterkit import RedisProcess, eventually, over, play
 from hardeningkit import check_frames, variants
 from tablekit import (
     TWO_SEAT_GAMES,
@@ -149,10 +149,6 @@ class _serving:
             await self.gen.__anext__()
 
 
-def over(state: dict[str, Any]) -> bool:
-    return state["table"]["status"] == "match_over" and state["table"]["match_id"] is not None
-
-
 async def seated(cluster: Cluster, table_id: str, host: str,
                  on: list[str]) -> list[Player]:
     players = []
@@ -162,32 +158,6 @@ async def seated(cluster: Cluster, table_id: str, host: str,
         assert answer["type"] == "ack", answer
         players.append(player)
     return players
-
-
-async def play(players: list[Player], rng: random.Random, *, stop_after: int | None = None
-               ) -> None:
-    """Play on (random legal moves, ready between games) until the match is over, or
-    ``stop_after`` actions."""
-    version = max(p.state["v"] for p in players)
-    moves = 0
-    while True:
-        for player in players:
-            await player.until(lambda s, v=version: s["v"] >= v)
-        state = players[0].state
-        if over(state) or (stop_after is not None and moves >= stop_after):
-            return
-        if state["table"]["status"] == "between_games":
-            for player in players:
-                answer = await player.intent({"type": "ready"})
-                # (After a move the new owner may deal the next game by itself first.)
-                assert answer["type"] == "ack" or answer["code"] == "not_now", answer
-            version = state["v"] + 1
-            continue
-        to_act = state["game"]["to_act"]
-        assert [bool(p.state["game"]["legal"]) for p in players] == [
-            s == to_act for s in range(4)]
-        version = (await players[to_act].play_random(rng))["v"]
-        moves += 1
 
 
 def errors(player: Player) -> list[dict[str, Any]]:

@@ -13,12 +13,12 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
+from clusterkit import over, play
 from matchdb import POSTGRES, migrated_database
-from serverkit import Server, dingo_serve, join, legal_wire
+from serverkit import Server, dingo_serve, join
 from sqlalchemy import text
 from tablekit import Player, assert_no_leaks, hidden_by_version
 
@@ -36,37 +36,6 @@ ENV = {"LEASE_SECONDS": "1", "BOT_DELAY_SECONDS": "0", "NEXT_GAME_SECONDS": "600
 def pg_url(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with migrated_database(POSTGRES, tmp_path_factory.mktemp("db"), postgres_url) as url:
         yield url
-
-
-def over(state: dict[str, Any]) -> bool:
-    return state["table"]["status"] == "match_over" and state["table"]["match_id"] is not None
-
-
-async def play(players: list[Player], rng: random.Random, *, stop_after: int | None = None
-               ) -> None:
-    """Random legal moves (ready between games) until the match is over or
-    ``stop_after`` moves were made; every intent must be acked."""
-    version = max(p.state["v"] for p in players)
-    moves = 0
-    while True:
-        for player in players:
-            await player.until(lambda s, v=version: s["v"] >= v)
-        state = players[0].state
-        if over(state) or (stop_after is not None and moves >= stop_after):
-            return
-        if state["table"]["status"] == "between_games":
-            for player in players:
-                answer = await player.intent({"type": "ready"})
-                # (A table taken over mid-vote forgot the votes: the last ready may find
-                # the next game already dealt by the others' votes.)
-                assert answer["type"] == "ack" or answer["code"] == "not_now", answer
-            version = state["v"] + 1
-            continue
-        mover = players[state["game"]["to_act"]]
-        answer = await mover.intent(legal_wire(mover, rng), versioned=True)
-        assert answer["type"] == "ack", answer
-        version = answer["v"]
-        moves += 1
 
 
 def answered_once(player: Player) -> None:
