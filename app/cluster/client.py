@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -21,11 +21,12 @@ from app.table.ports import ServiceUnavailable
 
 #: Seconds a connect or a command may take before Redis counts as unreachable.
 DEFAULT_TIMEOUT = 0.5
-#: Connections one client keeps open at most; a command beyond them waits for one (up to
-#: POOL_WAIT_SECONDS) instead of failing: a burst of a thousand tables created at once
-#: must queue, not be told Redis is unreachable.
-POOL_SIZE = 64
-POOL_WAIT_SECONDS = 5.0
+#: Connections one client may open at once. The library's default, 100, refused a burst
+#: (a thousand tables created at once got ``MaxConnectionsError``, HTTP 503). A blocking
+#: pool would make such a burst wait instead, but redis-py's leaks a socket when a command
+#: is cancelled while it waits for one (seen in CI), and commands are cancelled at every
+#: stop; so the pool is only made large enough.
+POOL_SIZE = 1024
 
 #: What a Redis client raises when the server cannot be reached or answers too late.
 UNREACHABLE: tuple[type[BaseException], ...] = (
@@ -42,7 +43,7 @@ def connect(url: str, *, timeout: float = DEFAULT_TIMEOUT, decode: bool = True,
 
     Answers are decoded to ``str`` (``decode=False``: bytes). ``options`` override the
     settings above (e.g. ``socket_timeout=None`` for a subscription that may stay
-    quiet). The client connects lazily; call ``aclose()`` (it closes the pool too).
+    quiet). The client connects lazily; call ``aclose()``.
     """
     settings: dict[str, Any] = {
         "decode_responses": decode,
@@ -50,6 +51,4 @@ def connect(url: str, *, timeout: float = DEFAULT_TIMEOUT, decode: bool = True,
         "socket_connect_timeout": timeout,
         "retry": Retry(NoBackoff(), 1),
     }
-    pool = BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE,
-                                           timeout=POOL_WAIT_SECONDS, **{**settings, **options})
-    return Redis.from_pool(pool)
+    return Redis.from_url(url, max_connections=POOL_SIZE, **{**settings, **options})
