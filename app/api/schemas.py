@@ -298,6 +298,15 @@ class TableCreated(BaseModel):
     host_token: str
 
 
+class SeatInfo(SeatPublic):
+    """A seat in ``GET /api/tables/{id}``: as in a ``state``, except that a person's
+    presence is null when the process answering could not ask the table's owner."""
+
+    connected: bool | None  # type: ignore[assignment]
+    away: bool | None  # type: ignore[assignment]
+    ready: bool | None  # type: ignore[assignment]
+
+
 class TablePublic(BaseModel):
     table_id: str
     url: str
@@ -305,8 +314,9 @@ class TablePublic(BaseModel):
     title: str
     options: TableOptionsPublic
     status: TableStatus
-    seats: list[SeatPublic]
-    spectators: int
+    seats: list[SeatInfo]
+    #: Null with the seats' presence: the owner could not be asked (docs/cluster.md).
+    spectators: int | None
     match_id: int | None
 
 

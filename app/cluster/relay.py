@@ -24,7 +24,10 @@ another in one event-loop turn goes in one PUBLISH, from one writer task, so
 records keep their order. Kinds: to the owner ``O`` open (payload: table id),
 ``F`` a text frame, ``B`` a binary frame, ``G`` the socket is gone, ``P`` ping;
 to the holder ``D`` a message, ``C`` close (u16 code + reason), ``M`` no such
-session here (locate the table again), ``Q`` pong.
+session here (locate the table again), ``Q`` pong. Between any two processes,
+for ``GET /api/tables/{id}`` on a process that does not own the table: ``I`` asks
+for the table's public info (payload: table id; the id field numbers the
+question), ``J`` answers it (the JSON, or nothing: not here) (``Relay.ask_info``).
 
 Liveness: a holder pings every owner it relays to each ``PING_INTERVAL``; a
 peer not heard from for ``SILENT_AFTER`` (or whose channel has no subscriber:
@@ -94,11 +97,16 @@ MAX_INBOX = 256
 MAX_UNANSWERED = 16
 #: Locating a table again: the first retry after this, doubling up to ``RETRY_MAX``.
 RETRY_MIN, RETRY_MAX = 0.05, 0.5
+#: Seconds an HTTP request waits for the owner's public info of a table before it is
+#: answered from the log instead (a live owner answers within milliseconds; a killed
+#: one is known at once, PUBLISH finding nobody; only a stuck one costs this).
+INFO_TIMEOUT = 0.5
 
 _HEAD = struct.Struct("!cQI")
 _CODE = struct.Struct("!H")
 OPEN, FRAME, BINARY, GONE, PING = b"O", b"F", b"B", b"G", b"P"
 DATA, CLOSE, MISSING, PONG = b"D", b"C", b"M", b"Q"
+INFO, INFO_ANSWER = b"I", b"J"
 _SEATED = b'{"type":"seated"'
 _INTENT_ID = re.compile(r'"id"\s*:\s*"([A-Za-z0-9_-]{1,40})"')
 _DELTA = b'{"type":"delta"'
@@ -160,6 +168,8 @@ class Relay:
         # -- owner side: sessions by (holder, session id), and the ids per holder
         self.sessions: dict[tuple[str, int], RemoteSession] = {}
         self.by_holder: dict[str, set[int]] = {}
+        # -- questions for other processes' public info of a table: (owner, answer) by id
+        self._asked: dict[int, tuple[str, asyncio.Future[dict[str, Any] | None]]] = {}
         # -- peers: when each was last heard from; those known gone
         self.heard: dict[str, float] = {}
         self.gone: set[str] = set()
@@ -184,6 +194,7 @@ class Relay:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(), name="relay-listen"),
                        loop.create_task(self._sweep(), name="relay-sweep")]
+        self.tables.ask_owner = self.ask_info
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.subscribed.wait(), timeout)
 
@@ -199,6 +210,10 @@ class Relay:
         """After the tables were handed over: their owners are told this process's
         sockets are gone, what is queued goes out, the connections close."""
         self.begin_stop()
+        self.tables.ask_owner = None
+        for _, answer in self._asked.values():
+            if not answer.done():
+                answer.set_result(None)
         for (holder, sid), session in list(self.sessions.items()):
             self._post(holder, MISSING, sid)
             session.drop()
@@ -260,6 +275,53 @@ class Relay:
             socket = self.sockets.get(sid)
             if socket is not None:
                 socket.client.close(CLOSE_MOVED, "the table's process is gone")
+
+    # -- public info of a table another process owns -----------------------------------
+
+    async def ask_info(self, owner: str, table_id: str) -> dict[str, Any] | None:
+        """The owner's ``Table.public_info()`` of its table, or None if it does not answer
+        within ``INFO_TIMEOUT`` (gone, stuck, Redis away) or no longer has the table.
+
+        Why ask, rather than have owners keep presence in Redis: presence (who is
+        connected, away, ready, how many watch) changes with every socket, on any
+        process, and only the owner sees it all (relayed sockets join its table like
+        local ones). A copy in Redis would be written on every change, expire with a
+        dead owner, be rewritten after each takeover, and could still be stale when
+        read; asking costs one round trip on the relay channels that already exist,
+        only when someone asks, and the answer is exactly what the owner gives its
+        own requests (one function builds both). A killed owner is known at once
+        (PUBLISH finds no subscriber), so the caller's fallback comes without waiting.
+        """
+        qid = next(self._sids)
+        answer: asyncio.Future[dict[str, Any] | None] = (
+            asyncio.get_running_loop().create_future())
+        self._asked[qid] = (owner, answer)
+        self._post(owner, INFO, qid, table_id.encode())
+        try:
+            return await asyncio.wait_for(answer, INFO_TIMEOUT)
+        except TimeoutError:
+            return None
+        finally:
+            self._asked.pop(qid, None)
+
+    def _info(self, asker: str, qid: int, table_id: str) -> None:
+        """Another process asks for the public info of a table: answered if it is here."""
+        table = self.tables.get(table_id)
+        info = b"" if table is None else orjson.dumps(table.public_info())
+        self._post(asker, INFO_ANSWER, qid, info)
+
+    def _answered(self, source: str, qid: int, payload: bytes) -> None:
+        asked = self._asked.get(qid)
+        if asked is None or asked[0] != source or asked[1].done():
+            return  # late, or not ours
+        info = orjson.loads(payload) if payload else None
+        asked[1].set_result(info if isinstance(info, dict) else None)
+
+    def _unanswered(self, peer: str) -> None:
+        """``peer`` cannot answer (gone, or this relay stops): its questions get None now."""
+        for owner, answer in list(self._asked.values()):
+            if owner == peer and not answer.done():
+                answer.set_result(None)
 
     # -- owner side ---------------------------------------------------------------------
 
@@ -349,6 +411,7 @@ class Relay:
 
     def _unreachable(self, peer: str) -> None:
         """Nobody listens on ``peer``'s channel: that process is gone."""
+        self._unanswered(peer)
         self._owner_gone(peer)
         self._holder_gone(peer)
 
@@ -416,6 +479,10 @@ class Relay:
                 socket.client.close(CLOSE_MOVED, "the table is not there")
         elif kind == PING:
             self._post(source, PONG, 0)
+        elif kind == INFO:
+            self._info(source, sid, payload.decode())
+        elif kind == INFO_ANSWER:
+            self._answered(source, sid, payload)
         elif kind != PONG:
             log.warning("relay: unknown record kind %r from %s", kind, source)
 

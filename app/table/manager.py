@@ -26,6 +26,7 @@ import logging
 import random
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,9 @@ CLOSE_IDLE = 4410
 CLOSE_RESTART = 1012
 __all__ = ["CLOSE_IDLE", "CLOSE_MOVED", "CLOSE_RESTART", "MOVED_REASON", "Owner",
            "OwnershipUnavailable", "TableManager"]
+
+
+AskOwner = Callable[[str, str], Awaitable["dict[str, Any] | None"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,10 @@ class TableManager:
         self._broken: set[str] = set()
         self._stopping = False
         self._background: set[asyncio.Task[None]] = set()
+        #: (Several processes.) Asks another process for its ``public_info`` of a table
+        #: it owns: ``(owner process id, table id)`` -> the dict, or None if no answer
+        #: came. Set by the relay (``app.cluster.relay.Relay.ask_info``) while it runs.
+        self.ask_owner: AskOwner | None = None
         if ownership is not None:
             ownership.on_lost = self._lease_lost
 
@@ -182,17 +190,24 @@ class TableManager:
     async def public_info(self, table_id: str) -> dict[str, Any] | None:
         """``Table.public_info`` of a live table wherever it lives, None if there is none.
 
-        Several processes, a table another process owns: built from its log, so who
-        sits where, the bots, the status and the options are right, but presence is
-        not known here (``connected`` only for bots, no spectators counted).
+        Several processes, a table another process owns: that owner's own answer,
+        asked through ``ask_owner`` (the relay), so presence is the owner's, counting
+        sockets held by every process. If it cannot be asked (no answer within the
+        relay's short timeout, or the table left it meanwhile), the answer is folded
+        from the log: seats, bots, status and options right, people's presence and
+        the spectators null (not known here).
         """
         found = await self.locate(table_id)
         if found is None or isinstance(found, Table):
             return None if found is None else found.public_info()
+        if self.ask_owner is not None:
+            info = await self.ask_owner(found.process_id, table_id)
+            if info is not None:
+                return info
         stored = await self.store.load_table(table_id)
         if stored is None:
             return None
-        return Table.folded(stored, self.store, self.config).public_info()
+        return Table.folded(stored, self.store, self.config).public_info(presence=False)
 
     async def recover(self) -> list[str]:
         """At startup: restore every unfinished table of the store.

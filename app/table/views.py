@@ -77,12 +77,23 @@ class TableViews:
         """Connections without a seat: spectators, and a host who has not sat down."""
         return sum(1 for c in self.clients if c.seat is None)
 
-    def public_info(self) -> dict[str, Any]:
+    def public_info(self, *, presence: bool = True) -> dict[str, Any]:
+        """``GET /api/tables/{id}``: public only (no card, no token).
+
+        ``presence=False``: a table folded from its log by a process that could not ask
+        its owner (``TableManager.public_info``): whether people are connected, away or
+        ready, and how many watch, is not known there, so it is null, not a guess (a bot
+        is always connected, an empty seat never)."""
+        seats = [s.public(self.host_hash, self._strengths) for s in self.seats]
+        if not presence:
+            for seat in seats:
+                if seat["kind"] == "human":
+                    seat.update(connected=None, away=None, ready=None, back_by=None)
         return {"table_id": self.id, "url": f"/t/{self.id}", "game": self.game.name,
                 "title": self.game.title, "options": self.options.public(),
-                "status": self.status,
-                "seats": [s.public(self.host_hash, self._strengths) for s in self.seats],
-                "spectators": self.spectators, "match_id": self.match_id}
+                "status": self.status, "seats": seats,
+                "spectators": self.spectators if presence else None,
+                "match_id": self.match_id}
 
     def _common(self) -> dict[str, Any]:
         """The part of a state that is the same for every recipient (``table`` to ``timer``).

@@ -7,16 +7,18 @@ from its own view. A stopping owner (SIGTERM) hands relayed sockets over at once
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import signal
 import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from clusterkit import over, play
+from clusterkit import eventually, over, play
 from matchdb import POSTGRES, migrated_database
 from serverkit import Server, dingo_serve, join
 from sqlalchemy import text
@@ -139,3 +141,72 @@ async def test_a_stopping_owner_hands_its_relayed_sockets_over_at_once(
         for player in players:
             assert player.ws.close_code is None
             answered_once(player)
+
+
+async def test_every_process_tells_the_owners_presence_and_the_log_when_it_cannot_answer(
+    tmp_path: Path, pg_url: str, redis_url: str,
+) -> None:
+    """``GET /api/tables/{id}`` from a process that does not own the table asks the owner
+    (over the relay): a seat and a spectator whose sockets are on B, at a table of A,
+    show alike from A, B and C. An owner that cannot answer (paused, killed): the answer
+    still comes, from the log, with presence null rather than a guess."""
+    env = {**ENV, "REDIS_URL": redis_url, "LEASE_SECONDS": "30"}  # A keeps the table
+    async with (dingo_serve(pg_url, tmp_path, **env) as a,
+                dingo_serve(pg_url, tmp_path, **env) as b,
+                dingo_serve(pg_url, tmp_path, **env) as c, httpx.AsyncClient(timeout=10) as http):
+        r = await http.post(f"http://{a.base}/api/tables", json={"bots": [{"seat": 3}]})
+        assert r.status_code == 201, r.text
+        table_id, host = r.json()["table_id"], r.json()["host_token"]
+
+        async def info(server: Server) -> dict[str, Any]:
+            answer = await http.get(f"http://{server.base}/api/tables/{table_id}")
+            assert answer.status_code == 200, answer.text
+            body: dict[str, Any] = answer.json()
+            return body
+
+        async def everywhere() -> list[dict[str, Any]]:
+            return [await info(server) for server in (a, b, c)]
+
+        player = await join(b.base, table_id, host)
+        assert (await player.intent({"type": "sit", "seat": 0, "name": "Ann"}))["type"] == "ack"
+        spectator = await join(b.base, table_id, None)
+        answers = await everywhere()
+        assert answers[1] == answers[0] and answers[2] == answers[0]
+        seats = answers[0]["seats"]
+        assert [(s["kind"], s["connected"]) for s in seats] == [
+            ("human", True), ("empty", False), ("empty", False), ("bot", True)]
+        assert seats[0]["name"] == "Ann" and seats[0]["host"] is True
+        assert answers[0]["spectators"] == 1
+        # What the seat's socket is shown (from A's table) says the same.
+        await player.until(lambda s: s["table"]["spectators"] == 1)
+        assert player.state["seats"][0]["connected"] is True
+
+        await spectator.ws.close()
+        await player.ws.close()
+
+        async def gone() -> bool:
+            answers = await everywhere()
+            return all(x["spectators"] == 0 and x["seats"][0]["connected"] is False
+                       and x["seats"][0]["back_by"] is not None for x in answers)
+        await eventually(gone)
+
+        # The owner paused: B waits for it a short while, then answers from the log.
+        os.kill(a.pid, signal.SIGSTOP)
+        try:
+            asked = time.monotonic()
+            paused = await info(b)
+            waited = time.monotonic() - asked
+        finally:
+            os.kill(a.pid, signal.SIGCONT)
+        assert waited < 5.0, waited
+        assert [(s["name"], s["connected"], s["ready"]) for s in paused["seats"]] == [
+            ("Ann", None, None), (None, False, False), (None, False, False),
+            ("Dov", True, False)]
+        assert paused["spectators"] is None and paused["status"] == "lobby"
+        assert (await info(c))["seats"][0]["connected"] is False  # A is back
+
+        # The owner killed: nobody listens on its channel, so C does not even wait.
+        a.process.kill()
+        await a.process.wait()
+        killed = await info(c)
+        assert killed["seats"][0]["connected"] is None and killed["spectators"] is None
