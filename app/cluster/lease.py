@@ -206,6 +206,22 @@ class TableLeases:
         owner, _, token = str(value).rpartition(" ")
         return owner, int(token)
 
+    async def expires_in(self, table_id: str, owner: str) -> float | None:
+        """Seconds until ``owner``'s lease of the table runs out unless renewed (Redis's
+        own count), or None if ``owner`` does not hold it: when to try to take a dead
+        owner's table over."""
+        key = self.lease_key(table_id)
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.get(key)
+                pipe.pttl(key)
+                value, left = await pipe.execute()
+        except UNREACHABLE as exc:
+            raise LeaseUnavailable(table_id, f"Redis unreachable: {exc}") from exc
+        if value is None or str(value).rpartition(" ")[0] != owner or int(left) < 0:
+            return None
+        return int(left) / 1000
+
 
 OnLost = Callable[[Lease, LeaseLost], Awaitable[None]]
 

@@ -113,6 +113,14 @@ class Ownership:
             raise OwnershipUnavailable(str(exc)) from exc
         return None if held is None else held[0]
 
+    async def expires_in(self, table_id: str, owner: str) -> float | None:
+        """Seconds until ``owner``'s lease of the table runs out unless renewed; None if
+        ``owner`` does not hold it."""
+        try:
+            return await self.leases.expires_in(table_id, owner)
+        except LeaseLost as exc:
+            raise OwnershipUnavailable(str(exc)) from exc
+
     async def free(self, table_ids: list[str]) -> list[str]:
         """Those of ``table_ids`` whose lease nobody holds (one pipelined EXISTS per chunk)."""
         free: list[str] = []

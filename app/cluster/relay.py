@@ -97,6 +97,9 @@ MAX_INBOX = 256
 MAX_UNANSWERED = 16
 #: Locating a table again: the first retry after this, doubling up to ``RETRY_MAX``.
 RETRY_MIN, RETRY_MAX = 0.05, 0.5
+#: Locating a dead owner's table again this long after Redis says its lease runs out
+#: (Redis counts expiry in milliseconds).
+EXPIRY_MARGIN = 0.01
 #: Seconds an HTTP request waits for the owner's public info of a table before it is
 #: answered from the log instead (a live owner answers within milliseconds; a killed
 #: one is known at once, PUBLISH finding nobody; only a stuck one costs this).
@@ -173,6 +176,8 @@ class Relay:
         # -- peers: when each was last heard from; those known gone
         self.heard: dict[str, float] = {}
         self.gone: set[str] = set()
+        #: Set when a peer known gone is heard from again (``hear_from``).
+        self._back: dict[str, asyncio.Event] = {}
         # -- the outgoing batches
         self._pending: dict[str, list[bytes]] = {}
         self._pending_bytes: dict[str, int] = {}
@@ -267,6 +272,14 @@ class Relay:
 
     def ping(self, peer: str) -> None:
         self._post(peer, PING, 0)
+
+    async def hear_from(self, peer: str, timeout: float) -> None:
+        """Wait until ``peer``, known gone, is heard from again, ``timeout`` s at most."""
+        back = self._back.get(peer)
+        if back is None:
+            back = self._back[peer] = asyncio.Event()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(back.wait(), timeout)
 
     def _owner_gone(self, owner: str) -> None:
         """The owner stopped answering: every socket relayed to it locates its table again."""
@@ -446,7 +459,11 @@ class Relay:
             log.warning("relay: a malformed batch was dropped")
             return
         self.heard[source] = time.monotonic()
-        self.gone.discard(source)
+        if source in self.gone:
+            self.gone.discard(source)
+            back = self._back.pop(source, None)
+            if back is not None:
+                back.set()
         for kind, sid, payload in records:
             try:
                 self._dispatch(source, kind, sid, payload)
@@ -562,6 +579,8 @@ class RelayedSocket:
         self.done = False
         self.routed_at = 0.0
         self._bounce = RETRY_MIN / 2
+        #: The gone process the table's lease still names, after a ``_route`` found one.
+        self.lease_of_gone: str | None = None
         self._mover: asyncio.Task[None] | None = None
         self._reader: asyncio.Task[Any] | None = None
 
@@ -682,6 +701,7 @@ class RelayedSocket:
     async def _route(self) -> bool | None:
         """Locate the table and take the route to it: True when routed (a ``hello``
         said before is replayed there), False for an unknown table, None to retry."""
+        self.lease_of_gone = None
         try:
             where = await self.relay.tables.locate(self.table_id)
         except Exception as exc:
@@ -709,6 +729,8 @@ class RelayedSocket:
             if owner in self.relay.gone or owner == self.relay.process_id:
                 # Gone, or the lease says this process while the table is not here yet.
                 self.relay.ping(owner)  # answered if it is only slow
+                if owner != self.relay.process_id:
+                    self.lease_of_gone = owner
                 return None
             self._conn.remote = True
             self.owner = owner
@@ -745,8 +767,36 @@ class RelayedSocket:
             if found is False:
                 self._unknown()
                 return
+            if self.lease_of_gone is not None and await self._outwait(self.lease_of_gone):
+                continue
             await asyncio.sleep(delay)
             delay = min(RETRY_MAX, delay * 2)
+
+    async def _outwait(self, owner: str) -> bool:
+        """The table's lease names ``owner``, which is gone (``kill -9``): wait until the
+        lease runs out, then locate again at once (which takes the table over if nobody
+        else did first), rather than at the next retry or failover sweep; stop waiting if
+        ``owner`` is heard from again (it was only slow; it is pinged meanwhile).
+
+        Nothing is taken before the lease runs out: ``locate`` only acquires a free
+        lease. False if how long the lease has left cannot be told (it just ran out or
+        changed hands, or Redis is away): retry as before."""
+        try:
+            left = await self.relay.tables.lease_ends_in(self.table_id, owner)
+        except Exception as exc:
+            if not _unavailable(exc):
+                raise
+            return False
+        if left is None:
+            return False
+        deadline = time.monotonic() + left + EXPIRY_MARGIN
+        while not self.done and owner in self.relay.gone:
+            now = time.monotonic()
+            if now >= deadline:
+                break
+            await self.relay.hear_from(owner, min(deadline - now, PING_INTERVAL))
+            self.relay.ping(owner)
+        return True
 
     def _unknown(self) -> None:
         self.done = True

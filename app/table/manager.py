@@ -187,6 +187,16 @@ class TableManager:
             return Owner(holder)
         return await self._take_over(table_id)
 
+    async def lease_ends_in(self, table_id: str, owner: str) -> float | None:
+        """(Several processes.) Seconds until process ``owner``'s lease of the table runs
+        out unless renewed, None if ``owner`` does not hold it (or with one process). The
+        relay waits this long for a dead owner's table before ``locate`` takes it over:
+        taking it sooner is never tried, the lease is the guard (``locate`` only acquires
+        a free one)."""
+        if self.ownership is None:
+            return None
+        return await self.ownership.expires_in(table_id, owner)
+
     async def public_info(self, table_id: str) -> dict[str, Any] | None:
         """``Table.public_info`` of a live table wherever it lives, None if there is none.
 

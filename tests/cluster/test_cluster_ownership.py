@@ -27,6 +27,7 @@ from tablekit import FakeConn, answer, fast_config
 from app.cluster.client import connect
 from app.cluster.lease import TableLeases
 from app.cluster.ownership import Ownership
+from app.cluster.relay import EXPIRY_MARGIN
 from app.db.models import MatchRecord
 from app.db.store import SqlStore, create_store
 from app.table.client import Client
@@ -242,6 +243,33 @@ async def test_the_owner_dies_and_another_process_goes_on_from_the_log(start: St
     assert {e.get("id") for e in after[len(before):]} >= {i["id"] for i, _ in more}
     ids = [e["id"] for e in after if "id" in e]
     assert len(ids) == len(set(ids))  # no intent stored twice
+
+
+async def test_a_dead_owners_table_is_taken_by_a_locate_when_its_lease_runs_out(
+    start: Start,
+) -> None:
+    """``lease_ends_in`` tells when a dead owner's table can be had (the relay waits that
+    long, then locates): not taken a moment before, taken by that locate (no sweep runs
+    on B here), at the version A left it."""
+    a, b = await start(ttl=1.5), await start(ttl=1.5)
+    assert b.manager._failover is not None
+    b.manager._failover.cancel()  # only B's locate may take the table over
+    table, _client, _conn, _host = await seated(a)
+    a.kill()
+    await asyncio.sleep(0.05)  # a bot's write in flight when A died is durable by now
+    a_id, b_id = a.manager.process_id, b.manager.process_id
+    left = await b.manager.lease_ends_in(table.id, a_id)
+    assert left is not None and 0 < left <= 1.5
+    assert await b.manager.lease_ends_in(table.id, b_id) is None  # not B's
+    assert await b.manager.locate(table.id) == Owner(a.manager.process_id)
+    assert table.id not in b.manager.tables
+    await asyncio.sleep(left + EXPIRY_MARGIN)
+    assert await b.manager.lease_ends_in(table.id, a_id) is None
+    taken = await b.manager.locate(table.id)
+    assert isinstance(taken, Table) and taken is not table and taken.version == table.version
+    assert 0 < (await b.manager.lease_ends_in(table.id, b_id) or 0) <= 1.5  # B's lease now
+    assert await b.manager.lease_ends_in(table.id, a_id) is None
+    assert await b.manager.lease_ends_in("nosuchtable", a_id) is None
 
 
 async def test_timers_and_stand_in_bots_resume_after_a_takeover(start: Start) -> None:

@@ -15,6 +15,7 @@ import importlib
 import itertools
 import random
 import sys
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -318,6 +319,48 @@ async def test_an_owner_that_vanishes_is_noticed_and_its_sockets_find_the_new_ow
     assert over(players[0].state)
     for player in players:
         answers_once(player)
+
+
+async def test_sockets_of_a_vanished_owner_locate_again_when_its_lease_runs_out(
+    cluster: Cluster,
+) -> None:
+    """While the lease still names the dead owner, a socket does not keep locating: it
+    asks how long the lease has left (``TableManager.lease_ends_in``), waits that long
+    and locates again then, which finds the table (taken over by then)."""
+    table_id, host = await cluster.create("a")
+    players = await seated(cluster, table_id, host, ["b", "c"])
+    deadline = time.monotonic() + 1.5  # (set again when a vanishes)
+    held: Counter[str] = Counter()  # locates while the lease was a's, by process
+
+    def leased(name: str) -> Any:
+        locate = cluster.locator(name)
+
+        async def locate_leased(asked: str) -> Any:
+            if asked == table_id and time.monotonic() < deadline:
+                held[name] += 1
+                return Owner(f"{cluster.prefix}a")
+            return await locate(asked)
+
+        async def lease_ends_in(asked: str, owner: str) -> float | None:
+            left = deadline - time.monotonic()
+            mine = asked == table_id and owner == f"{cluster.prefix}a"
+            return left if mine and left > 0 else None
+
+        return locate_leased, lease_ends_in
+
+    for name in "bc":
+        manager: Any = cluster.lives[name].manager
+        manager.locate, manager.lease_ends_in = leased(name)
+    deadline = time.monotonic() + 1.5
+    await vanish(cluster, table_id, "a", "b")  # b has it; the lease says a until deadline
+    for player in players:
+        await player.expect("welcome", timeout=10)
+        state = await player.next_state()
+        assert state["seats"][0]["name"] == "P0" and player.ws.close_code is None
+    # One locate each found the dead owner's lease; the next came when it ran out. (They
+    # would locate every 0.05-0.5 s meanwhile without being told when it does.)
+    assert held == {"b": 1, "c": 1}, held
+    assert time.monotonic() >= deadline
 
 
 async def test_frames_while_the_table_cannot_be_located_are_answered_unavailable(
