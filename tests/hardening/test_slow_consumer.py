@@ -21,7 +21,10 @@ from pathlib import Path
 import httpx
 from serverkit import dingo_serve, join
 
-DROPPED_WITHIN = 30.0
+#: A ceiling, not a target: the drop comes once the kernel's buffers and the 64-message
+#: queue are full, which at deltas' few hundred bytes a message takes 20-40 s of play on
+#: this machine when it is busy (30 s was exceeded by 10 s with two other jobs running).
+DROPPED_WITHIN = 120.0
 RSS_GROWTH_LIMIT_KB = 20_000
 
 
