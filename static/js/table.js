@@ -11,7 +11,7 @@
 // parts: table/state.js (what the page knows, names, places, the module's hooks),
 // table/seats.js (the plates), table/log.js (log and chat), table/alerts.js (turn alerts).
 
-import { $, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
+import { $, $$, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
 import { forgetSeat, rememberTable, saveName, savedName, tableMemory } from "./api.js";
 import { Connection } from "./connection.js";
 import { applyDelta } from "./patch.js";
@@ -36,7 +36,23 @@ const conn = new Connection(tableId, {
 
 let retryTicker = null;
 
+/**
+ * Offline (from the moment the socket is lost until the fresh `state` after the reconnect
+ * is in): nothing that sends can be pressed (ctx.busy for the game's module, the frame's
+ * own buttons are disabled), the prompt says so and the tray is greyed. An intent sent just
+ * before the drop stays in S.outbox and is sent again after the reconnect (resendUnanswered).
+ */
+function markOffline(on) {
+  S.offline = on;
+  document.body.classList.toggle("table-page--offline", on);
+  for (const el of $$("#chat-form button")) el.disabled = on;
+}
+
 function showConnection(status) {
+  if (status.state !== "open" && (!S.offline || status.state === "stopped")) {
+    markOffline(true);
+    render();
+  }
   const el = $("#conn");
   el.className = `conn conn--${status.state}`;
   const text = { connecting: "Connecting…", reconnecting: "Reconnecting…", open: "Connected", lost: "Offline", stopped: "Disconnected" };
@@ -54,10 +70,9 @@ function showConnection(status) {
   }
   if (status.state === "lost") {
     S.wasLost = true;
-    S.pending = null;
     const update = () => {
       const secs = Math.max(0, Math.ceil((status.retryAt - Date.now()) / 1000));
-      $("#banner-text").textContent = `Connection lost. Reconnecting${secs ? ` in ${secs} s` : ""}…`;
+      $("#banner-text").textContent = `Connection lost: your moves are paused until it is back. Reconnecting${secs ? ` in ${secs} s` : ""}…`;
     };
     update();
     retryTicker = setInterval(update, 500);
@@ -67,7 +82,7 @@ function showConnection(status) {
     banner.className = "banner";
     banner.hidden = false;
   } else if (status.state === "reconnecting") {
-    $("#banner-text").textContent = "Reconnecting…";
+    $("#banner-text").textContent = "Reconnecting… your moves are paused until it is back.";
     btn.hidden = true;
   } else if (status.state === "stopped") {
     $("#banner-text").textContent = status.reason;
@@ -77,6 +92,7 @@ function showConnection(status) {
       // Another tab holds the seat now: this one only shows the table.
       S.inert = true;
       S.pending = null;
+      S.outbox.clear();
       S.timer = null;
       btn.textContent = "Play here instead";
       btn.hidden = false;
@@ -111,11 +127,16 @@ function onMessage(msg) {
       // A null token means the seat took the token this browser already holds (the host's).
       rememberTable(tableId, msg.token ? { token: msg.token, seat: msg.seat } : { seat: msg.seat });
       break;
-    case "state":
+    case "state": {
       S.resyncing = false;
+      const back = S.offline; // the first state after a (re)connect
+      if (back) markOffline(false);
       onState(msg);
+      if (back) resendUnanswered();
       break;
+    }
     case "delta": {
+      if ("ack" in msg) S.outbox.delete(msg.ack);
       if (S.resyncing) break; // the full state asked for replaces whatever came before it
       const next = applyDelta(S.state, msg);
       if (!next) {
@@ -128,6 +149,7 @@ function onMessage(msg) {
       break;
     }
     case "ack":
+      S.outbox.delete(msg.id);
       if (S.pending && msg.id === S.pending.id) S.pending = null;
       break;
     case "error":
@@ -162,6 +184,7 @@ function onError(msg) {
     toast("Your saved seat is no longer valid; you are watching.", { error: true });
     return;
   }
+  S.outbox.delete(msg.id);
   if (S.pending && msg.id === S.pending.id) S.pending = null;
   toast(FRIENDLY_ERRORS[msg.code] || (msg.message ? `${readable(msg.message)}.` : "That was refused."), { error: true });
   render();
@@ -177,6 +200,7 @@ function send(type, fields = {}, { game = false } = {}) {
     toast("Not connected right now. Reconnecting…", { error: true });
     return false;
   }
+  S.outbox.set(id, msg);
   if (game) {
     S.pending = { id, v: S.state.v };
     render();
@@ -184,9 +208,21 @@ function send(type, fields = {}, { game = false } = {}) {
   return true;
 }
 
+/**
+ * After a reconnect, once the fresh state is in: the intents whose answer never came, sent
+ * again with their own `id` (and `v`). The server answers an id it already answered with
+ * that answer and never applies an intent twice (docs/protocol.md), so a move that got
+ * through is not made again, and one lost on the way is made now (or refused, with a toast).
+ */
+function resendUnanswered() {
+  for (const msg of S.outbox.values()) {
+    if (!conn.send(msg)) return;
+  }
+}
+
 /** ctx.act: send a game action (the engine's form; its `seat` is left out, the server knows it). */
 function act(action, { keepFlash = false } = {}) {
-  if (S.pending || S.inert) return;
+  if (S.pending || S.inert || S.offline) return;
   if (!keepFlash) hideFlash();
   const { seat: _seat, type, ...fields } = action;
   send(type, fields, { game: true });
@@ -217,7 +253,7 @@ function makeCtx(prev = null) {
     plainName: (seat) => plainName(seat),
     say,
     act,
-    busy: Boolean(S.pending) || S.inert,
+    busy: Boolean(S.pending) || S.inert || S.offline,
     myTurn: isMyTurn(),
     status: state ? state.table.status : "lobby",
     position: positionOf,
@@ -348,7 +384,7 @@ function renderGame(ctx, seatSlots) {
   const prompt = promptFor(ctx);
   const promptEl = $("#prompt");
   fill(promptEl, lineEl(prompt.parts));
-  promptEl.className = `prompt${prompt.act ? " prompt--act" : ""}`;
+  promptEl.className = `prompt${prompt.act ? " prompt--act" : ""}${prompt.offline ? " prompt--offline" : ""}`;
   if (gameOver() && S.resultsHidden === resultsKey()) {
     $("#actions").appendChild(h("button", { class: "btn btn--primary", type: "button", id: "show-results", onclick: () => toggleResults(true) },
       state.match && state.match.over ? "Show the match result" : "Show the scores"));
@@ -408,7 +444,7 @@ function lobbyPanel() {
         : "Everyone is here."));
     panel.appendChild(h("div", { class: "btn-row" },
       h("button", {
-        class: "btn btn--primary", type: "button", id: "start-btn", disabled: empty > 0,
+        class: "btn btn--primary", type: "button", id: "start-btn", disabled: empty > 0 || S.offline,
         onclick: () => send("start"),
       }, "Start the match")));
   } else if (S.seat !== null) {
@@ -455,7 +491,7 @@ function resultPanel(ctx) {
   if (m.over) {
     if (me) {
       buttons.appendChild(h("button", {
-        class: "btn btn--primary", type: "button", id: "rematch-btn", disabled: me.ready,
+        class: "btn btn--primary", type: "button", id: "rematch-btn", disabled: me.ready || S.offline,
         onclick: () => send("rematch"),
       }, me.ready ? "Rematch asked" : "Rematch"));
     }
@@ -465,7 +501,7 @@ function resultPanel(ctx) {
     buttons.appendChild(h("a", { class: "btn btn--ghost", href: "/" }, "New table"));
   } else if (me) {
     buttons.appendChild(h("button", {
-      class: "btn btn--primary", type: "button", id: "ready-btn", disabled: me.ready,
+      class: "btn btn--primary", type: "button", id: "ready-btn", disabled: me.ready || S.offline,
       onclick: () => send("ready"),
     }, me.ready ? "Ready: waiting for the others" : "Ready for the next game"));
   }
@@ -520,6 +556,12 @@ function promptFor(ctx) {
   const state = S.state;
   const g = state.game;
   const watching = S.seat === null;
+  if (S.offline && !watching && !S.inert) {
+    const why = conn.stopped ? "Disconnected: this page cannot play any more (see the message above)."
+      : S.pending ? "Offline: your move is sent again as soon as the connection is back."
+        : "Offline: you can play again as soon as the connection is back.";
+    return { parts: [why], offline: true };
+  }
   if (!g) {
     if (watching) return { parts: [state.seats.some((s) => s.kind === "empty") ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
     const full = state.seats.every((s) => s.kind !== "empty");

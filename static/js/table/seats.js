@@ -69,7 +69,7 @@ export function seatEl(info, ctx, { send, sitAt }) {
 
   const actions = h("div", { class: "seat__actions" });
   if (info.kind === "empty" && S.seat === null && !S.inert) {
-    actions.appendChild(h("button", { class: "btn btn--primary btn--small", type: "button", onclick: () => sitAt(seat) }, "Sit here"));
+    actions.appendChild(h("button", { class: "btn btn--primary btn--small", type: "button", disabled: S.offline, onclick: () => sitAt(seat) }, "Sit here"));
   }
   const host = S.host && !S.inert;
   if (info.kind === "empty" && host) {
@@ -77,7 +77,7 @@ export function seatEl(info, ctx, { send, sitAt }) {
   }
   if (info.kind === "bot" && host && status() !== "playing") {
     actions.appendChild(h("button", {
-      class: "btn btn--ghost-dark btn--small", type: "button",
+      class: "btn btn--ghost-dark btn--small", type: "button", disabled: S.offline,
       onclick: () => send("remove_bot", { seat }),
     }, "Remove bot"));
   }
@@ -85,7 +85,7 @@ export function seatEl(info, ctx, { send, sitAt }) {
     // Only to someone here: an absent host would leave the table waiting.
     if (info.connected && !info.away) {
       actions.appendChild(h("button", {
-        class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Make ${plainName(seat)} the host`,
+        class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Make ${plainName(seat)} the host`, disabled: S.offline,
         onclick: () => send("make_host", { seat }),
       }, "Make host"));
     }
@@ -93,7 +93,7 @@ export function seatEl(info, ctx, { send, sitAt }) {
       actions.appendChild(botPicker(seat, "Give to a bot", (kind) => send("replace_seat", { seat, kind })));
       if (status() !== "playing") {
         actions.appendChild(h("button", {
-          class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Free ${plainName(seat)}'s seat`,
+          class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Free ${plainName(seat)}'s seat`, disabled: S.offline,
           onclick: () => send("replace_seat", { seat }),
         }, "Free seat"));
       }
@@ -115,7 +115,7 @@ function botPicker(seat, label, onPick) {
     onchange: (e) => { S.botKind[seat] = e.target.value; },
   }, kinds.map((k) => h("option", { value: k.kind, selected: k.kind === chosen }, k.strength)));
   return h("span", { class: "bot-pick" }, select, h("button", {
-    class: "btn btn--ghost-dark btn--small", type: "button",
+    class: "btn btn--ghost-dark btn--small", type: "button", disabled: S.offline,
     onclick: () => onPick(S.botKind[seat] || fallback),
   }, label));
 }

@@ -18,6 +18,8 @@ export const S = {
   state: null,       // the last `state` message, patched by every `delta` since
   resyncing: false,  // a `sync` was sent after a gap: deltas wait for its answer
   pending: null,     // {id, v} of a game intent awaiting its answer
+  outbox: new Map(), // id -> every intent sent whose answer has not come yet (sent again after a reconnect)
+  offline: false,    // the socket is down, or the fresh state after the reconnect is not in yet
   seq: 0,
   timer: null,       // {seats, end (performance.now ms), total (s)}
   wasLost: false,

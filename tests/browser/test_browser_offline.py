@@ -1,0 +1,232 @@
+"""The table page offline: from a dropped connection until the fresh state is in again.
+
+Every game's moves are then drawn disabled and take no click (the frame's `ctx.busy`; no
+module knows about it), the frame's own buttons too, and the prompt and the banner say
+why. Back online, the moves the state offers can be made again. A move sent just before
+the drop, whose answer never came, is sent again with its own id after the reconnect: made
+once whether it was lost on its way up or only its answer was lost on the way down.
+
+The page's WebSocket goes through a switch (Playwright's WebSocket routing): `Network`.
+The server here gives a dropped player a minute before a bot plays the seat, so nothing
+moves at the table while the page is offline, however slow the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .browserkit import DESKTOP, PHONE, app_server, create_table, shot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, WebSocketRoute
+
+pytestmark = pytest.mark.browser
+
+#: Every move a game's module draws (its legal moves are buttons with class `move`).
+ALL_MOVES = ":is(#hand, #actions, #center) .move"
+#: The moves that may be pressed now.
+ENABLED = f"{ALL_MOVES}:not([disabled]):not([aria-disabled='true'])"
+#: The frame's own buttons that send an intent (seat buttons, start, ready, rematch) or chat.
+FRAME_SENDS = ".seat__actions button, #start-btn, #ready-btn, #rematch-btn, #chat-form button"
+#: How each enabled move is told apart from the others.
+KEY_OF = "els => els.map(e => e.id || e.dataset.card || e.dataset.key || e.textContent)"
+WAIT_SECONDS = 20.0
+
+
+@pytest.fixture(scope="module")
+def steady_server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with app_server(tmp_path_factory.mktemp("offline-server"), BOT_DELAY_SECONDS="0.05",
+                    NEXT_GAME_SECONDS="1", RECONNECT_GRACE_SECONDS="60") as base:
+        yield base
+
+
+class Network:
+    """The page's sockets through a switch, and every message the page sent on each.
+
+    ``mode``: "up" (through to the server), "refuse" (a new socket is closed at once),
+    "hang" (a new socket opens but nothing answers it: the page has said hello and waits).
+    ``hold_intent``: the next game intent the page sends is kept from the server
+    ("up", lost on its way) or its answers are kept from the page ("down").
+    """
+
+    def __init__(self, page: Page) -> None:
+        self.mode = "up"
+        self.hold_intent: str | None = None
+        self.held: list[dict[str, Any]] = []
+        self.sent: list[list[dict[str, Any]]] = []  # per socket the page opened, in order
+        self.open: list[tuple[WebSocketRoute, WebSocketRoute | None]] = []
+        page.route_web_socket(re.compile(r"/ws/"), self._route)
+
+    def _route(self, ws: WebSocketRoute) -> None:
+        sent: list[dict[str, Any]] = []
+        self.sent.append(sent)
+        if self.mode == "refuse":
+            ws.close(code=4000, reason="network down")
+            return
+        if self.mode == "hang":
+            ws.on_message(lambda message: sent.append(json.loads(message)))
+            self.open.append((ws, None))
+            return
+        server = ws.connect_to_server()
+        answers_held = {"on": False}
+
+        def up(message: str | bytes) -> None:
+            msg = json.loads(message)
+            sent.append(msg)
+            if self.hold_intent and "v" in msg and "id" in msg:
+                self.held.append(msg)
+                if self.hold_intent == "up":
+                    self.hold_intent = None
+                    return
+                answers_held["on"] = True
+                self.hold_intent = None
+            server.send(message)
+
+        def down(message: str | bytes) -> None:
+            if answers_held["on"]:
+                self.held.append(json.loads(message))
+            else:
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+        self.open.append((ws, server))
+
+    def cut(self, mode: str) -> None:
+        """The connection drops; new ones get ``mode`` ("refuse" or "hang") until restored."""
+        self.mode = mode
+        page_side, server_side = self.open.pop()
+        if server_side is not None:
+            server_side.close()
+        page_side.close(code=4000, reason="network gone")
+
+
+def until(page: Page, check: Callable[[], bool], what: str) -> None:
+    """Wait for ``check``; the page's wait lets Playwright run the socket handlers meanwhile."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        page.wait_for_timeout(50)
+
+
+def sit_to_play(page: Page, server: str, game: str) -> None:
+    """A table of this game with bots in the other seats, started; wait for this seat's turn."""
+    create_table(page, server, "Ann", game=game, bots=(1, 2, 3) if game == "dingo" else (1,))
+    page.click("#start-btn")
+    page.wait_for_selector(ENABLED)
+
+
+def enabled_moves(page: Page) -> list[str]:
+    keys: list[str] = page.eval_on_selector_all(ENABLED, KEY_OF)
+    return keys
+
+
+def back_online(page: Page, net: Network) -> None:
+    """Restore the network and reconnect at once (the banner's "Retry now")."""
+    net.mode = "up"
+    page.click("#banner-btn:text('Retry now')")
+    page.wait_for_selector("#conn.conn--open")
+    page.wait_for_selector("body:not(.table-page--offline)")
+
+
+@pytest.mark.parametrize(("game", "size"), [("dingo", "desktop"), ("dingo", "phone"),
+                                          ("mate", "desktop"), ("divide", "phone"),
+                                          ("bingo", "desktop")])
+def test_offline_every_move_is_disabled_and_back_online_they_work(
+        steady_server: str, open_page: Callable[..., Page], game: str, size: str) -> None:
+    page = open_page(PHONE if size == "phone" else DESKTOP)
+    net = Network(page)
+    sit_to_play(page, steady_server, game)
+    before = enabled_moves(page)
+    hand_before = page.inner_html("#hand")
+    assert before
+
+    # The connection drops, and the reconnects are refused for now.
+    net.cut("refuse")
+    page.wait_for_selector("#banner:not([hidden]):has-text('Connection lost')")
+    assert "your moves are paused" in page.inner_text("#banner-text")
+    page.wait_for_selector("body.table-page--offline")
+    assert page.locator(ENABLED).count() == 0, "a move can still be pressed offline"
+    assert page.locator(ALL_MOVES).count() >= len(before), "the moves are still shown, disabled"
+    assert page.locator(FRAME_SENDS).evaluate_all(
+        "els => els.filter(e => !e.disabled && e.offsetParent).length") == 0
+    assert page.get_attribute("#prompt", "class") == "prompt prompt--offline"
+    assert page.inner_text("#prompt").startswith("Offline: you can play again")
+    # Drawn greyed out, with a pointer that says no.
+    looks = page.eval_on_selector(ALL_MOVES, "e => [getComputedStyle(e).cursor,"
+                                  " getComputedStyle(document.querySelector('#hand')).filter]")
+    assert looks == ["not-allowed", "grayscale(1)"], looks
+    shot(page, f"offline-{game}-{size}")
+
+    # A socket opens, hello goes out, but no state comes: still offline, and a click on a
+    # move (the socket could carry it) sends nothing.
+    net.mode = "hang"
+    page.click("#banner-btn:text('Retry now')")
+    until(page, lambda: len(net.open) == 1 and [m["type"] for m in net.sent[-1]] == ["hello"],
+          "the page to say hello on the new socket")
+    assert page.locator(ENABLED).count() == 0
+    page.locator(ALL_MOVES).first.click(force=True)
+    page.wait_for_timeout(400)
+    assert [m["type"] for m in net.sent[-1]] == ["hello"], "a click went out while offline"
+    assert page.locator(".toast--error").count() == 0
+
+    # Back online: the fresh state is in, and its moves are offered again, as before the drop.
+    net.cut("refuse")
+    page.wait_for_selector("#banner-btn:text('Retry now')")
+    back_online(page, net)
+    page.wait_for_selector(ENABLED)
+    assert enabled_moves(page) == before
+    assert page.inner_html("#hand") == hand_before
+    assert [m["type"] for m in net.sent[-1]] == ["hello"], "the click offline was sent later"
+    assert page.get_attribute("#prompt", "class") != "prompt prompt--offline"
+    assert page.locator(FRAME_SENDS).evaluate_all(
+        "els => els.filter(e => e.disabled && e.offsetParent && e.id !== 'start-btn').length") == 0
+
+    # And a move is accepted.
+    page.locator(ENABLED).first.click()
+    until(page, lambda: any("v" in m and "id" in m for m in net.sent[-1]), "the move to go out")
+    move = next(m for m in net.sent[-1] if "v" in m and "id" in m)
+    page.wait_for_function("!document.querySelector('#hand.hand--busy')")
+    assert page.inner_html("#hand") != hand_before, f"{move} changed nothing in the hand"
+    assert page.locator(".toast--error").count() == 0
+
+
+@pytest.mark.parametrize(("game", "lost"), [("dingo", "up"), ("dingo", "down"),
+                                          ("divide", "up")])
+def test_a_move_sent_just_before_the_drop_is_made_once_after_the_reconnect(
+        steady_server: str, open_page: Callable[..., Page], game: str, lost: str) -> None:
+    """``lost``: "up", the move never reached the server; "down", it was made, but its
+    answer never reached the page."""
+    page = open_page()
+    net = Network(page)
+    sit_to_play(page, steady_server, game)
+    net.hold_intent = lost
+    page.locator(ENABLED).first.click()
+    until(page, lambda: bool(net.held) if lost == "up" else any(
+        m.get("ack") is not None or m.get("type") == "ack" for m in net.held[1:]),
+        "the move (up) or its answer (down) to be held")
+    intent = net.held[0]
+    card = intent.get("card") or (intent.get("cards") or [None])[0]
+    assert card, intent
+    net.cut("refuse")
+    page.wait_for_selector("body.table-page--offline")
+    if lost == "up":
+        assert page.inner_text("#prompt").startswith("Offline: your move is sent again")
+
+    back_online(page, net)
+    # The same intent, id and all, went out again after hello.
+    until(page, lambda: intent in net.sent[-1], "the move to be sent again")
+    assert net.sent[-1][0]["type"] == "hello" and net.sent[-1][1] == intent, net.sent[-1]
+    page.wait_for_function("!document.querySelector('#hand.hand--busy')")
+    page.wait_for_selector(f'#hand [data-card="{card}"]', state="detached")
+    assert page.locator(".toast--error").count() == 0
+    # Made once: the game log tells of one move of this seat ("You discarded 4♣.",
+    # "Ann has committed the 2."), besides sitting down.
+    log = page.locator("#log li").all_inner_texts()
+    assert len([line for line in log if re.match(r"(You|Ann) (?!sat down)", line)]) == 1, log
