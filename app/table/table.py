@@ -37,6 +37,11 @@ and storage hands them back with their ``seq``, which is the table version):
   the host was gone past the grace period; ``"handover"``: the host gave it).
 - ``replace`` ``seat, bot`` — the host replaced an absent player with a bot of kind
   ``bot``, or freed the seat (``bot`` null); the player's token no longer holds it.
+- ``vote`` ``seat, vote`` — a seated person voted ``"ready"`` (between games) or
+  ``"rematch"`` (after the match); logged once per seat and vote: a seat that has
+  voted already is acked without a new entry. Votes are cleared where they always
+  were: when a game ends, the next is dealt, a match starts, or the seat is replaced.
+  Older logs have none: their tables restore with nobody ready.
 
 An entry written for a client's intent that carried an ``id`` also has ``id``
 (the intent's id) and, when the sender held a seat, ``by`` (that seat): ``_fold``
@@ -44,8 +49,7 @@ rebuilds from them the ``ack`` the sender got, under the sender's token (``sit``
 the token the seat was taken with; no ``by``: the host's token), so a retried id
 is answered alike after a restart. Entries from older logs have neither.
 
-Ready votes, presence and chat are not logged: after a restart players
-reconnect and vote again.
+Presence (who is connected) and chat are not logged.
 """
 
 from __future__ import annotations
@@ -174,6 +178,8 @@ class Table(TableViews, TableClock):
         self._deals = 0  # games dealt at this table: a new one restarts the game's events
         self._game_steps = 0  # actions applied in the current game
         self._game_over = False  # ``game_over``
+        #: The version at which the last game ended: votes from since then are in time.
+        self._votes_since = 0
         #: Per seat that may act: the version its decision was put to it at.
         self._deciding: dict[int, int] = {}
         self.info: MatchInfo | None = None
@@ -334,6 +340,9 @@ class Table(TableViews, TableClock):
             elif self.match is not None:
                 self._new_bot(seat.index, seat.bot, seq)
             events = [Event({"type": "seat_replaced", "seat": seat.index, "kind": seat.bot})]
+        elif kind == "vote":
+            self.seats[entry["seat"]].ready = True
+            events = []
         elif kind == "open":
             self.host_hash = entry["host_hash"]
             events = []
@@ -341,13 +350,19 @@ class Table(TableViews, TableClock):
             raise ValueError(f"table {self.id}: unknown log entry kind {kind!r}")
         self.version = seq
         match = self.match
+        was_over = self._game_over
         self._game_over = match is not None and (match.between_games or match.over)
+        if self._game_over and not was_over:
+            self._votes_since = seq
         self._note_deciding(seq, kind, _actor(entry))
         if answer_key is not None and intent_id is not None:
             # The sender's answer, as ``submit`` sent it: the last entry of an intent
             # (a match record after the final action) has the version it was acked at.
             self._remember(answer_key, intent_id, messages.ack(intent_id, seq))
-        self._changed_at = time.monotonic()
+        if kind != "vote":
+            # A vote does not move on the pause before the next game (``TableClock._due``):
+            # the last to vote would make everyone wait longer.
+            self._changed_at = time.monotonic()
         self._observe(events)
         return events
 
@@ -369,11 +384,15 @@ class Table(TableViews, TableClock):
     def _stale(self, client: Client, intent: dict[str, Any], v: int) -> bool:
         """An intent sent from version ``v`` comes too late: something changed since.
 
-        A game action is in time while its seat's decision stands (``_note_deciding``)."""
+        A game action is in time while its seat's decision stands (``_note_deciding``),
+        a vote from any version since the last game ended (``_votes_since``): other
+        seats' votes, now logged, must not make it stale."""
         if v == self.version:
             return False
         if intent["type"] in self.game.actions and client.seat is not None:
             return not self._deciding.get(client.seat, self.version + 1) <= v <= self.version
+        if intent["type"] in _VOTES and self._game_over:
+            return not self._votes_since <= v <= self.version
         return True
 
     def _answer_key(self, entry: dict[str, Any]) -> str | None:
@@ -775,9 +794,8 @@ class Table(TableViews, TableClock):
             return await self._act(client, intent)
         if kind == "sit":
             return await self._sit(client, intent["seat"], intent["name"])
-        if kind in ("ready", "rematch"):
-            self._vote(client, kind)
-            return []
+        if kind in _VOTES:
+            return await self._vote(client, kind)
         if not client.host:
             raise TableError("not_host", f"only the host may {kind.replace('_', ' ')}")
         if kind == "add_bot":
@@ -861,14 +879,20 @@ class Table(TableViews, TableClock):
         return await self._commit({"kind": "action", "seat": client.seat,
                                    "action": _action_of(intent)})
 
-    def _vote(self, client: Client, kind: str) -> None:
+    async def _vote(self, client: Client, kind: str) -> list[Event]:
+        """``ready`` or ``rematch``: logged like any change, so an acked vote survives a
+        restart or a takeover. A seat that has voted already is acked at once and nothing
+        is logged: its vote is durable, and an entry per press would move the version
+        (and send everyone a delta) for nothing."""
         if client.seat is None:
             raise TableError("not_seated", f"only a seated player may vote to {kind}")
         wanted = "between_games" if kind == "ready" else "match_over"
         if self.status != wanted:
             when = wanted.replace("_", " ")
             raise TableError("not_now", f"{kind} is for when the table is {when}")
-        self.seats[client.seat].ready = True
+        if self.seats[client.seat].ready:
+            return []
+        return await self._commit({"kind": "vote", "seat": client.seat, "vote": kind})
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -915,6 +939,9 @@ class Table(TableViews, TableClock):
         self.clients.clear()
         self._timer = None
 
+
+#: The intents that are a seat's vote (``_vote``).
+_VOTES = ("ready", "rematch")
 
 #: What every intent may carry besides a game action's own fields.
 _INTENT_KEYS = frozenset({"type", "id", "v"})

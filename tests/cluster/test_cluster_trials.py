@@ -135,7 +135,8 @@ class Trial:
 
     async def ready(self, player: Player) -> None:
         answer = await player.intent({"type": "ready"})
-        # After a failover the votes are asked again; the next game may already be dealt.
+        # After a failover a vote may be in the log already (acked again, nothing logged),
+        # or the next game already dealt.
         assert answer["type"] == "ack" or answer["code"] == "not_now", answer
 
     async def play_to(self, target: str) -> None:

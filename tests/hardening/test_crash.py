@@ -22,6 +22,7 @@ decision (``test_kill_9_at_tables_of_every_other_game_loses_nothing``).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -118,6 +119,53 @@ async def test_kill_9_at_four_acknowledged_actions_loses_nothing(tmp_path: Path)
     print(f"kills (point, version): {killed}; seat views compared: {compared}")
     assert [k for k, _ in killed] == points
     assert compared >= 8, compared
+
+
+async def test_kill_9_between_games_keeps_the_acknowledged_votes(tmp_path: Path) -> None:
+    """Two of four players vote ``ready`` between games, then ``dingo serve`` is killed
+    with ``kill -9`` right after the second ack and restarted on the same file: every
+    seat sees both votes, at the version of that ack; a retried vote gets its original
+    answer; and the next game is dealt once the other two vote, the first two not
+    voting again."""
+    rng = random.Random(int(os.environ.get("CRASH_SEED", "7")))
+    db = tmp_path / "votes.db"
+    env = {"RECONNECT_GRACE_SECONDS": "600", "NEXT_GAME_SECONDS": "600"}
+    async with dingo_serve(db, tmp_path, **env) as server:
+        table_id, players, tokens = await seated_table(server.base, games_to_win=2)
+        while True:
+            await catch_up(players)
+            if players[0].state["table"]["status"] != "playing":
+                break
+            await next(p for p in players if p.my_turn()).play_random(rng)
+        assert players[0].state["table"]["status"] == "between_games"
+        votes = [await p.intent({"type": "ready"}) for p in players[:2]]
+        assert [a["type"] for a in votes] == ["ack", "ack"], votes
+        version = votes[1]["v"]
+        os.kill(server.pid, signal.SIGKILL)
+        await server.process.wait()
+        for p in players:
+            await drain(p)
+    async with dingo_serve(db, tmp_path, **env) as server:
+        # Those who did not vote come back first: the voters alone at the table would
+        # be every present seat, and their votes would deal the next game at once.
+        back = {s: await join(server.base, table_id, tokens[s]) for s in (2, 3, 0, 1)}
+        players = [back[s] for s in range(4)]
+        for p in players:
+            assert p.state["v"] == version
+            assert p.state["table"]["status"] == "between_games"
+            assert [s["ready"] for s in p.state["seats"]] == [True, True, False, False]
+        await players[0].send({"type": "ready", "id": votes[0]["id"]})
+        assert await players[0].expect("ack") == votes[0]  # the original answer
+        assert (await players[2].intent({"type": "ready"}))["v"] == version + 1
+        await asyncio.sleep(0.2)
+        assert players[2].state["table"]["status"] == "between_games"  # waits for seat 3
+        assert (await players[3].intent({"type": "ready"}))["v"] == version + 2
+        for p in players:
+            dealt = await p.until(lambda s: s["table"]["status"] == "playing")
+            assert not any(s["ready"] for s in dealt["seats"])
+            assert dealt["v"] == version + 3  # the two votes and the deal: nothing else
+        for p in players:
+            await p.ws.close()
 
 
 async def play_to(point: str, players: list[Player], rng: random.Random) -> int:

@@ -17,9 +17,11 @@ from tablekit import (
     RecordingStore,
     answer,
     assert_no_leaks,
+    comparable,
     dingo,
     fast_config,
     hidden_by_version,
+    settled,
     wait_until,
 )
 
@@ -494,6 +496,137 @@ async def test_ready_pressed_over_and_over_does_not_hold_back_the_next_game() ->
         assert table.status == "playing"
     finally:
         await h.close()
+
+
+@pytest.fixture
+async def vote_harness() -> AsyncIterator[Harness]:
+    """A harness whose tables wait (five minutes) for the votes between games."""
+    h = Harness(fast_config(next_game_seconds=300))
+    yield h
+    await h.close()
+
+
+@pytest.mark.parametrize("vote", ["ready", "rematch"])
+async def test_an_acked_vote_survives_a_restore_and_counts_toward_the_next_game(
+        vote: str) -> None:
+    """A vote is logged before its ack: a table restored from its log shows it, answers
+    its retried id alike, and starts the next game (or match) once the other player
+    votes, without the restored voter voting again. Votes reset when that happens, in
+    the restored table as in the log's every later fold."""
+    h = Harness(fast_config(next_game_seconds=300))
+    try:
+        table, host = await h.table(games_to_win=2 if vote == "ready" else 1,
+                                    bots=((2, "random"), (3, "random")))
+        a = await h.seat(table, 0, "Ann", host)
+        b = await h.seat(table, 1, "Bob")
+        await table.submit(a[0], {"type": "start"})
+        rng = random.Random(5)
+        await play_random(table, {0: a, 1: b}, rng, lambda: table.status != "playing")
+        while vote == "rematch" and table.status == "between_games":  # a drawn game
+            for player in (a, b):
+                await submit(table, *player, type="ready")
+            await wait_until(lambda: table.status == "playing")
+            await play_random(table, {0: a, 1: b}, rng, lambda: table.status != "playing")
+        assert table.status == ("between_games" if vote == "ready" else "match_over")
+        if vote == "rematch":
+            await wait_until(lambda: table.match_id is not None)
+        before = len(h.store.entries(table.id))
+        acked = await submit(table, *a, type=vote, id="v-ann")
+        assert acked == {"type": "ack", "id": "v-ann", "v": before + 1}
+        entries = h.store.entries(table.id)
+        assert len(entries) == before + 1
+        assert {k: v for k, v in entries[-1].items() if k != "at"} == {
+            "kind": "vote", "seat": 0, "vote": vote, "id": "v-ann", "by": 0, "seq": before + 1}
+        # Voting again changes nothing and logs nothing.
+        again = await submit(table, *a, type=vote, id="v-ann-2")
+        assert again == {"type": "ack", "id": "v-ann-2", "v": before + 1}
+        assert len(entries) == before + 1 and table.version == before + 1
+        await settled(table, b[1])
+        assert [s["ready"] for s in b[1].last()["seats"]] == [True, False, False, False]
+        voted = b[1].last()
+
+        # A log without the vote (as every log was before votes were logged): nobody ready.
+        older = StoredTable(table.id, table.options.to_dict(), table.created_at, entries[:-1])
+        assert not any(s.ready for s in Table.folded(older, h.store, table.config).seats)
+        stored = StoredTable(table.id, table.options.to_dict(), table.created_at, list(entries))
+
+        table.shut(1012, "restart")
+        copy = await Table.restore(stored, h.store, fast_config(next_game_seconds=300))
+        h.manager.tables[table.id] = copy
+        assert copy.version == before + 1 and copy.status == table.status
+        assert [s.ready for s in copy.seats] == [True, False, False, False]
+        # Bob first: were Ann alone at the table, her vote would be everyone's.
+        bob = await h.join(copy, b[1].last("seated")["token"])
+        ann = await h.join(copy, host)
+        await wait_until(lambda: bob[1].last()["seats"][0]["connected"])  # Ann is back
+        assert comparable(bob[1].last()) == comparable(voted)
+        assert ann[1].last()["seats"][0]["ready"] is True
+        await asyncio.sleep(0.05)
+        assert copy.version == before + 1  # waiting for Bob
+        # The retried vote gets its original answer and is not applied again.
+        assert await raw_answer(copy, *ann, {"type": vote, "id": "v-ann"}) == acked
+        assert copy.version == before + 1
+        assert (await submit(copy, *bob, type=vote, id="v-bob"))["v"] == before + 2
+        await wait_until(lambda: copy.status == "playing")
+        assert [e["kind"] for e in h.store.entries(table.id)[before:before + 3]] == [
+            "vote", "vote", "next_game" if vote == "ready" else "rematch"]
+        if vote == "rematch":
+            assert copy.info is not None and copy.info.number == 2
+        assert not any(s.ready for s in copy.seats)
+        final = StoredTable(table.id, table.options.to_dict(), table.created_at,
+                            list(h.store.entries(table.id)))
+        assert not any(s.ready for s in Table.folded(final, h.store, copy.config).seats)
+    finally:
+        await h.close()
+
+
+async def test_a_vote_at_the_wrong_time_is_refused_and_logs_nothing(vote_harness: Harness
+                                                                    ) -> None:
+    harness = vote_harness
+    table, host = await harness.table(games_to_win=2)  # people only: nothing moves by itself
+    players = {s: await harness.seat(table, s, f"P{s}", host if s == 0 else None)
+               for s in range(4)}
+    a, b = players[0], players[1]
+    watcher = await harness.join(table)
+
+    async def refused(who: tuple[Client, FakeConn], vote: str) -> str:
+        version, logged = table.version, len(harness.store.entries(table.id))
+        answer = await submit(table, *who, type=vote)
+        assert answer["type"] == "error", answer
+        assert table.version == version and len(harness.store.entries(table.id)) == logged
+        assert not any(s.ready for s in table.seats)
+        code: str = answer["code"]
+        return code
+
+    assert await refused(a, "ready") == "not_now"  # the lobby
+    await table.submit(a[0], {"type": "start"})
+    assert await refused(a, "ready") == "not_now"  # a game is on
+    assert await refused(b, "rematch") == "not_now"
+    await play_random(table, players, random.Random(2), lambda: table.status != "playing")
+    assert table.status == "between_games"
+    assert await refused(a, "rematch") == "not_now"  # the match is not over
+    assert await refused(watcher, "ready") == "not_seated"
+
+
+async def test_a_vote_is_in_time_from_any_version_since_the_game_ended(
+        vote_harness: Harness) -> None:
+    """Votes move the version now: one sent with the version it saw must not be refused
+    because another seat voted first; one from before the game ended is stale."""
+    harness = vote_harness
+    table, host = await harness.table(games_to_win=2, bots=((3, "random"),))
+    a = await harness.seat(table, 0, "Ann", host)
+    b = await harness.seat(table, 1, "Bob")
+    c = await harness.seat(table, 2, "Cy")
+    await table.submit(a[0], {"type": "start"})
+    await play_random(table, {0: a, 1: b, 2: c}, random.Random(9),
+                      lambda: table.status != "playing")
+    assert table.status == "between_games"
+    ended = table.version
+    assert (await submit(table, *a, type="ready", v=ended))["v"] == ended + 1
+    assert (await submit(table, *b, type="ready", v=ended))["v"] == ended + 2
+    stale = await submit(table, *c, type="ready", v=ended - 1)
+    assert stale["code"] == "stale_version" and not table.seats[2].ready
+    assert table.version == ended + 2
 
 
 async def test_a_stand_in_bot_knows_the_game_so_far_as_if_it_had_watched_every_event(
