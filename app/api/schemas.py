@@ -300,11 +300,11 @@ class TableCreated(BaseModel):
 
 class SeatInfo(SeatPublic):
     """A seat in ``GET /api/tables/{id}``: as in a ``state``, except that a person's
-    presence is null when the process answering could not ask the table's owner."""
+    presence is null when the process answering could not ask the table's owner
+    (``ready`` is not presence: votes are in the table's log)."""
 
     connected: bool | None  # type: ignore[assignment]
     away: bool | None  # type: ignore[assignment]
-    ready: bool | None  # type: ignore[assignment]
 
 
 class TablePublic(BaseModel):

@@ -204,8 +204,8 @@ class TableManager:
         asked through ``ask_owner`` (the relay), so presence is the owner's, counting
         sockets held by every process. If it cannot be asked (no answer within the
         relay's short timeout, or the table left it meanwhile), the answer is folded
-        from the log: seats, bots, status and options right, people's presence and
-        the spectators null (not known here).
+        from the log: seats, bots, status, options and votes right, people's presence
+        and the spectators null (not known here).
         """
         found = await self.locate(table_id)
         if found is None or isinstance(found, Table):

@@ -81,14 +81,14 @@ class TableViews:
         """``GET /api/tables/{id}``: public only (no card, no token).
 
         ``presence=False``: a table folded from its log by a process that could not ask
-        its owner (``TableManager.public_info``): whether people are connected, away or
-        ready, and how many watch, is not known there, so it is null, not a guess (a bot
-        is always connected, an empty seat never)."""
+        its owner (``TableManager.public_info``): whether people are connected or away,
+        and how many watch, is not known there, so it is null, not a guess (a bot is
+        always connected, an empty seat never). Votes (``ready``) are logged: known."""
         seats = [s.public(self.host_hash, self._strengths) for s in self.seats]
         if not presence:
             for seat in seats:
                 if seat["kind"] == "human":
-                    seat.update(connected=None, away=None, ready=None, back_by=None)
+                    seat.update(connected=None, away=None, back_by=None)
         return {"table_id": self.id, "url": f"/t/{self.id}", "game": self.game.name,
                 "title": self.game.title, "options": self.options.public(),
                 "status": self.status, "seats": seats,

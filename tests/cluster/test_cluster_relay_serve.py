@@ -200,8 +200,8 @@ async def test_every_process_tells_the_owners_presence_and_the_log_when_it_canno
             os.kill(a.pid, signal.SIGCONT)
         assert waited < 5.0, waited
         assert [(s["name"], s["connected"], s["ready"]) for s in paused["seats"]] == [
-            ("Ann", None, None), (None, False, False), (None, False, False),
-            ("Dov", True, False)]
+            ("Ann", None, False), (None, False, False), (None, False, False),
+            ("Dov", True, False)]  # (votes are in the log: known)
         assert paused["spectators"] is None and paused["status"] == "lobby"
         assert (await info(c))["seats"][0]["connected"] is False  # A is back
 

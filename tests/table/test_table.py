@@ -548,7 +548,10 @@ async def test_an_acked_vote_survives_a_restore_and_counts_toward_the_next_game(
         # A log without the vote (as every log was before votes were logged): nobody ready.
         older = StoredTable(table.id, table.options.to_dict(), table.created_at, entries[:-1])
         assert not any(s.ready for s in Table.folded(older, h.store, table.config).seats)
+        # Another process, unable to ask the owner, folds the log: the vote is there.
         stored = StoredTable(table.id, table.options.to_dict(), table.created_at, list(entries))
+        folded = Table.folded(stored, h.store, table.config).public_info(presence=False)
+        assert [s["ready"] for s in folded["seats"]] == [True, False, False, False]
 
         table.shut(1012, "restart")
         copy = await Table.restore(stored, h.store, fast_config(next_game_seconds=300))
