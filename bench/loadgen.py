@@ -140,7 +140,7 @@ class DingoAdapter:
                 created = await resp.json(loads=loads)
             table = lg.Table(i, created["table_id"])
             table.info.update(host_token=created["host_token"], tokens={}, started=False,
-                              voted=[-1] * lg.SEATS)
+                              voted=[False] * lg.SEATS)
             return table
 
         return list(await asyncio.gather(*(make(i) for i in range(n_tables))))
@@ -219,6 +219,7 @@ class DingoAdapter:
         v = m["v"]
         status = m["table"]["status"]
         if status == "playing":
+            table.info["voted"][seat] = False
             to_act = m["game"]["to_act"]
             action = core.on_view(table, seat, v, -1 if to_act is None else to_act,
                                   m["game"]["legal"])
@@ -231,9 +232,10 @@ class DingoAdapter:
                 return dumps({"type": "start", "id": f"g{next(self._ids)}"}).decode()
             return None
         core.on_view(table, seat, v, -1, [])
-        # between_games: vote for the next game; match_over: for a rematch (once per version)
-        if not m["seats"][seat]["ready"] and info["voted"][seat] != v:
-            info["voted"][seat] = v
+        # between_games: vote for the next game; match_over: for a rematch. Once each time:
+        # votes are logged, so the other seats' votes bring new versions meanwhile.
+        if not m["seats"][seat]["ready"] and not info["voted"][seat]:
+            info["voted"][seat] = True
             if status == "between_games":
                 return dumps({"type": "ready", "id": f"r{next(self._ids)}"}).decode()
             return dumps({"type": "rematch", "id": f"m{next(self._ids)}"}).decode()
