@@ -93,6 +93,7 @@ function showConnection(status) {
       S.inert = true;
       S.pending = null;
       S.outbox.clear();
+      S.unreached.clear();
       S.timer = null;
       btn.textContent = "Play here instead";
       btn.hidden = false;
@@ -133,6 +134,7 @@ function onMessage(msg) {
       if (back) markOffline(false);
       onState(msg);
       if (back) resendUnanswered();
+      else if (S.unreached.size) resendUnreached();
       break;
     }
     case "delta": {
@@ -184,6 +186,14 @@ function onError(msg) {
     toast("Your saved seat is no longer valid; you are watching.", { error: true });
     return;
   }
+  if (msg.code === "service_unavailable" && S.outbox.has(msg.id)) {
+    // Several servers: the table's own server is out of reach for a moment, and the intent
+    // was not applied. The server replays this socket's hello once it is back, and a full
+    // state follows: the intent goes out again then, same id (docs/protocol.md).
+    S.unreached.add(msg.id);
+    toast("The table is out of reach for a moment: your move goes out again as soon as it is back.");
+    return;
+  }
   S.outbox.delete(msg.id);
   if (S.pending && msg.id === S.pending.id) S.pending = null;
   toast(FRIENDLY_ERRORS[msg.code] || (msg.message ? `${readable(msg.message)}.` : "That was refused."), { error: true });
@@ -215,8 +225,18 @@ function send(type, fields = {}, { game = false } = {}) {
  * through is not made again, and one lost on the way is made now (or refused, with a toast).
  */
 function resendUnanswered() {
+  S.unreached.clear();
   for (const msg of S.outbox.values()) {
     if (!conn.send(msg)) return;
+  }
+}
+
+/** Once the table is reached again (a full state came): the intents it could not take. */
+function resendUnreached() {
+  for (const id of S.unreached) {
+    const msg = S.outbox.get(id);
+    S.unreached.delete(id);
+    if (msg && !conn.send(msg)) return;
   }
 }
 

@@ -52,7 +52,9 @@ class Network:
     ``mode``: "up" (through to the server), "refuse" (a new socket is closed at once),
     "hang" (a new socket opens but nothing answers it: the page has said hello and waits).
     ``hold_intent``: the next game intent the page sends is kept from the server
-    ("up", lost on its way) or its answers are kept from the page ("down").
+    ("up", lost on its way) or its answers are kept from the page ("down"), or kept from
+    the server and answered ``service_unavailable`` as a server does while the table's
+    owner cannot be reached ("unreached"; ``reach`` then plays the owner coming back).
     """
 
     def __init__(self, page: Page) -> None:
@@ -81,6 +83,12 @@ class Network:
             sent.append(msg)
             if self.hold_intent and "v" in msg and "id" in msg:
                 self.held.append(msg)
+                if self.hold_intent == "unreached":
+                    self.hold_intent = None
+                    ws.send(json.dumps({"type": "error", "code": "service_unavailable",
+                                        "message": "the table cannot be reached right now;"
+                                                   " retrying", "id": msg["id"]}))
+                    return
                 if self.hold_intent == "up":
                     self.hold_intent = None
                     return
@@ -97,6 +105,13 @@ class Network:
         ws.on_message(up)
         server.on_message(down)
         self.open.append((ws, server))
+
+    def reach(self) -> None:
+        """The table's owner is reachable again: as the server does then (it replays the
+        socket's hello), a full state comes, here asked for with a ``sync``."""
+        _, server_side = self.open[-1]
+        assert server_side is not None
+        server_side.send(json.dumps({"type": "sync"}))
 
     def cut(self, mode: str) -> None:
         """The connection drops; new ones get ``mode`` ("refuse" or "hang") until restored."""
@@ -230,3 +245,32 @@ def test_a_move_sent_just_before_the_drop_is_made_once_after_the_reconnect(
     # "Ann has committed the 2."), besides sitting down.
     log = page.locator("#log li").all_inner_texts()
     assert len([line for line in log if re.match(r"(You|Ann) (?!sat down)", line)]) == 1, log
+
+
+def test_a_move_the_table_could_not_take_goes_out_again_once_it_is_reached(
+        steady_server: str, open_page: Callable[..., Page]) -> None:
+    """Several servers: a move answered ``service_unavailable`` (the table's owner cannot be
+    found for a moment) was not applied; the page keeps it, says so without an error, and
+    sends it again, same id, with the full state that comes once the table is back."""
+    page = open_page()
+    net = Network(page)
+    sit_to_play(page, steady_server, "dingo")
+    hand_before = page.inner_html("#hand")
+    net.hold_intent = "unreached"
+    page.locator(ENABLED).first.click()
+    until(page, lambda: bool(net.held), "the move to be answered service_unavailable")
+    intent = net.held[0]
+    page.wait_for_selector(".toast:has-text('out of reach for a moment')")
+    assert page.locator(".toast--error").count() == 0
+    assert page.locator("#hand.hand--busy").count() == 1, "the move is still on its way"
+    page.wait_for_timeout(300)
+    assert net.sent[-1].count(intent) == 1, "sent again before the table was back"
+
+    net.reach()
+    until(page, lambda: net.sent[-1].count(intent) == 2, "the move to be sent again")
+    page.wait_for_function("!document.querySelector('#hand.hand--busy')")
+    page.wait_for_selector(f'#hand [data-card="{intent["card"]}"]', state="detached")
+    assert page.inner_html("#hand") != hand_before
+    assert page.locator(".toast--error").count() == 0
+    log = page.locator("#log li").all_inner_texts()
+    assert len([line for line in log if re.match(r"You (?!sat down)", line)]) == 1, log

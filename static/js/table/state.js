@@ -20,6 +20,7 @@ export const S = {
   pending: null,     // {id, v} of a game intent awaiting its answer
   outbox: new Map(), // id -> every intent sent whose answer has not come yet (sent again after a reconnect)
   offline: false,    // the socket is down, or the fresh state after the reconnect is not in yet
+  unreached: new Set(), // ids answered `service_unavailable`: sent again with the next full state
   seq: 0,
   timer: null,       // {seats, end (performance.now ms), total (s)}
   wasLost: false,
