@@ -4,14 +4,16 @@ A finished match is stored first (``finish_match``); its games wait with no advi
 (``games.advice`` NULL) until this worker has worked it out (``app.game.advice``) in the
 bots' worker processes, at their low CPU priority: people's tables come first, and the
 advice follows when the CPU is free. Nothing is lost in a restart: what is still waiting
-is found in the database again. Several server processes may work on the same game; the
-first to store it wins, and the others' equal copies change nothing.
+is found in the database again. Several server processes take each game in turn
+(``claim``: ``app.cluster.claims``), and should two work the same one out (a claim ran
+out), the first to store it wins and the other's equal copy changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -25,11 +27,16 @@ log = logging.getLogger("app.advisor")
 #: Games read from the database at a time.
 BATCH = 8
 
+#: ``claim(match_id, number)``: whether this process works that game out now (False: another
+#: process of the service has taken it).
+Claim = Callable[[int, int], Awaitable[bool]]
+
 
 class Advisor:
     def __init__(self, engine: AsyncEngine, workers: BotWorkers, *, deals: int,
-                 playouts: int, poll_seconds: float = 5.0) -> None:
+                 playouts: int, poll_seconds: float = 5.0, claim: Claim | None = None) -> None:
         self.engine = engine
+        self.claim = claim
         self.workers = workers
         self.deals = deals
         self.playouts = playouts
@@ -59,9 +66,12 @@ class Advisor:
                 await asyncio.sleep(self.poll_seconds)
 
     async def work(self) -> int:
-        """Work out and store the advice of the games waiting for it; how many."""
+        """Work out and store the advice of the games waiting for it; how many it did."""
         games = await pending_games(self.engine, BATCH)
+        done = 0
         for game in games:
+            if self.claim is not None and not await self.claim(game.match_id, game.number):
+                continue  # another process is on it
             try:
                 advice = await self.workers.run(
                     advise_game, game.setup["hands"], game.setup["dealer"], game.actions,
@@ -74,4 +84,5 @@ class Advisor:
                           number=game.number, error=f"{type(exc).__name__}: {exc}")
                 advice = {"none": "the advice could not be worked out"}
             await save_advice(self.engine, game.match_id, game.number, advice)
-        return len(games)
+            done += 1
+        return done

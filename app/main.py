@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import games
-from app.advisor import Advisor
+from app.advisor import Advisor, Claim
 from app.api import api_router
 from app.api.errors import validation_error
 from app.api.guards import HeaderCountLimit
@@ -32,6 +32,8 @@ from app.table.manager import OwnershipUnavailable, TableManager
 from app.table.ports import ServiceUnavailable
 
 if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
     from app.cluster.ownership import Ownership
     from app.cluster.relay import Relay
 
@@ -79,7 +81,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The advice after finished games, in the bots' workers; stopped before them.
         if settings.advice_deals:
             advisor = Advisor(engine, tables.bot_workers, deals=settings.advice_deals,
-                              playouts=HINDSIGHT_PLAYOUTS)
+                              playouts=HINDSIGHT_PLAYOUTS,
+                              claim=_advice_claim(app.state.redis, tables.process_id))
             advisor.start()
             stack.push_async_callback(advisor.stop)
         yield
@@ -100,6 +103,15 @@ async def _ownership(settings: Settings, app: FastAPI,
     stack.push_async_callback(redis.aclose)
     app.state.redis = redis
     return Ownership(TableLeases(redis, ttl=settings.lease_seconds))
+
+
+def _advice_claim(redis: Redis | None, process_id: str) -> Claim | None:
+    """With ``REDIS_URL``: one process of the service works each game's advice out."""
+    if redis is None:
+        return None
+    from app.cluster.claims import WorkClaims
+
+    return WorkClaims(redis, process_id).advice
 
 
 async def _connection_caps(settings: Settings, app: FastAPI, tables: TableManager,
