@@ -201,10 +201,7 @@ class TableLeases:
             value = await self.redis.get(self.lease_key(table_id))
         except UNREACHABLE as exc:
             raise LeaseUnavailable(table_id, f"Redis unreachable: {exc}") from exc
-        if value is None:
-            return None
-        owner, _, token = str(value).rpartition(" ")
-        return owner, int(token)
+        return None if value is None else _owner_and_token(value)
 
     async def expires_in(self, table_id: str, owner: str) -> float | None:
         """Seconds until ``owner``'s lease of the table runs out unless renewed (Redis's
@@ -218,9 +215,15 @@ class TableLeases:
                 value, left = await pipe.execute()
         except UNREACHABLE as exc:
             raise LeaseUnavailable(table_id, f"Redis unreachable: {exc}") from exc
-        if value is None or str(value).rpartition(" ")[0] != owner or int(left) < 0:
+        if value is None or _owner_and_token(value)[0] != owner or int(left) < 0:
             return None
         return int(left) / 1000
+
+
+def _owner_and_token(value: object) -> tuple[str, int]:
+    """A lease key's value, ``"<owner> <token>"``, read."""
+    owner, _, token = str(value).rpartition(" ")
+    return owner, int(token)
 
 
 OnLost = Callable[[Lease, LeaseLost], Awaitable[None]]

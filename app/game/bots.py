@@ -323,7 +323,8 @@ class HeuristicBot:
         self._seed = seed
         self._generator: random.Random | None = None
         self._memory = _Memory()
-        #: The value of each choice of the latest discard or pass (a search bot's shortlist).
+        #: The value of each choice of the latest discard or pass (what it chose by; the tests
+        #: hold each to ``hand_value`` of the whole hand).
         self.values: dict[Action, float] = {}
 
     @property

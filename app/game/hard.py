@@ -4,8 +4,9 @@ For each decision with more than one choice, ``HardBot`` repeatedly deals the ca
 it cannot see at random consistently with its view and memory
 (``determinize.sample``, with what the seat saw: ``determinize.knowledge``), plays
 each legal move on that deal and the rest of the game with four heuristic bots, and
-keeps the move with the best
-average outcome (a win counts 1, plus 0.1 a point of margin over the best other seat).
+keeps the move with the best average outcome (a win counts 1, plus 0.1 a point of margin
+over the best other seat). Every legal move is searched: a shortlist of the heuristic's
+best five lost to it (docs/benchmarks.md, the hard bot's section).
 The same deal is used for every candidate in a round (common random numbers), and
 the heuristic bot's own choice wins ties and any move tried too few times.
 
@@ -33,10 +34,6 @@ from .state import Game
 BUDGET_MS = 200.0
 #: A move must have been tried this often to displace the heuristic's choice.
 MIN_TRIALS = 4
-#: Discards and passes searched: the heuristic's best few. Ten is every move (a hand holds
-#: at most ten cards): at 200 ms every move gets some 37 deals, and that beat the best
-#: five with 74 each (docs/benchmarks.md, the hard bot's section).
-SHORTLIST = 10
 #: Weight of one point of margin against a win: the margin is the steadier signal over
 #: a few dozen playouts (the runs that chose it, and the bot's strength: docs/benchmarks.md).
 MARGIN_WEIGHT = 0.1
@@ -83,9 +80,6 @@ class HardBot:
                            "discards": None})
         legal = [read_action(a) for a in view["legal"]]
         choice = prior
-        if len(legal) > SHORTLIST and self._guide.values:
-            ranked = sorted(legal, key=self._guide.values.__getitem__, reverse=True)
-            legal = ranked[:SHORTLIST]
         if len(legal) > 1:
             choice = self._search(view, legal, prior, started + self.budget_ms / 1000)
             self.overruled += choice != prior

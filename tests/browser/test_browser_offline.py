@@ -247,12 +247,13 @@ def test_a_move_sent_just_before_the_drop_is_made_once_after_the_reconnect(
     assert len([line for line in log if re.match(r"(You|Ann) (?!sat down)", line)]) == 1, log
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_move_the_table_could_not_take_goes_out_again_once_it_is_reached(
-        steady_server: str, open_page: Callable[..., Page]) -> None:
+        steady_server: str, open_page: Callable[..., Page], size: str) -> None:
     """Several servers: a move answered ``service_unavailable`` (the table's owner cannot be
     found for a moment) was not applied; the page keeps it, says so without an error, and
     sends it again, same id, with the full state that comes once the table is back."""
-    page = open_page()
+    page = open_page(PHONE if size == "phone" else DESKTOP)
     net = Network(page)
     sit_to_play(page, steady_server, "dingo")
     hand_before = page.inner_html("#hand")
@@ -263,6 +264,7 @@ def test_a_move_the_table_could_not_take_goes_out_again_once_it_is_reached(
     page.wait_for_selector(".toast:has-text('out of reach for a moment')")
     assert page.locator(".toast--error").count() == 0
     assert page.locator("#hand.hand--busy").count() == 1, "the move is still on its way"
+    shot(page, f"unreached-dingo-{size}")
     page.wait_for_timeout(300)
     assert net.sent[-1].count(intent) == 1, "sent again before the table was back"
 
