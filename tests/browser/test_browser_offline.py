@@ -173,6 +173,8 @@ def test_offline_every_move_is_disabled_and_back_online_they_work(
         "els => els.filter(e => !e.disabled && e.offsetParent).length") == 0
     assert page.get_attribute("#prompt", "class") == "prompt prompt--offline"
     assert page.inner_text("#prompt").startswith("Offline: you can play again")
+    assert "your turn · offline" in page.inner_text(".seat--me"), "your plate says nothing of it"
+    assert page.locator(".seat--me .dot--on").count() == 0, "your plate shows you connected"
     # Drawn greyed out, with a pointer that says no.
     looks = page.eval_on_selector(ALL_MOVES, "e => [getComputedStyle(e).cursor,"
                                   " getComputedStyle(document.querySelector('#hand')).filter]")
@@ -200,6 +202,9 @@ def test_offline_every_move_is_disabled_and_back_online_they_work(
     assert page.inner_html("#hand") == hand_before
     assert [m["type"] for m in net.sent[-1]] == ["hello"], "the click offline was sent later"
     assert page.get_attribute("#prompt", "class") != "prompt prompt--offline"
+    plate = page.inner_text(".seat--me")
+    assert "your turn" in plate and "offline" not in plate, plate
+    assert page.locator(".seat--me .dot--on").count() == 1
     assert page.locator(FRAME_SENDS).evaluate_all(
         "els => els.filter(e => e.disabled && e.offsetParent && e.id !== 'start-btn').length") == 0
 

@@ -29,9 +29,11 @@ export function seatEl(info, ctx, { send, sitAt }) {
       bot ? h("span", { class: "seat__bot" }, " \u00B7 bot") : null),
     score ? h("span", { class: "seat__points", title: score.title || null }, score.text) : null);
   if (info.kind !== "empty") {
-    const presence = info.away ? "away: a bot plays for now" : info.connected ? "connected" : "disconnected";
+    // Your own dot follows this page's connection: the state says what the table saw last.
+    const connected = info.connected && !(isMe && S.offline);
+    const presence = info.away ? "away: a bot plays for now" : connected ? "connected" : "disconnected";
     head.appendChild(h("span", {
-      class: ["dot", info.connected && !info.away && "dot--on", info.away && "dot--away"],
+      class: ["dot", connected && !info.away && "dot--on", info.away && "dot--away"],
       title: presence, role: "img", "aria-label": presence,
     }));
   }
@@ -56,7 +58,7 @@ export function seatEl(info, ctx, { send, sitAt }) {
         meta.appendChild(h("span", { class: "timer", dataset: { timer: "1" } },
           h("span", { class: "timer__text" }), h("span", { class: "timer__bar" }, h("span"))));
       } else {
-        meta.appendChild(h("span", { class: "timer" }, isMe && !S.inert ? "your turn" : (plate.turn || "deciding…")));
+        meta.appendChild(h("span", { class: "timer" }, isMe && !S.inert ? (S.offline ? "your turn · offline" : "your turn") : (plate.turn || "deciding…")));
       }
     }
   }
