@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from app.cluster.client import UNREACHABLE
 
@@ -50,6 +51,10 @@ DRIFT_CONSTANT = 0.002
 #: A fencing counter outlives its table's last acquisition by this long (the clock
 #: term of the token covers a counter that is gone).
 COUNTER_TTL_MS = 7 * 24 * 3600 * 1000
+#: Leases renewed per pipeline (one round trip each).
+RENEW_CHUNK = 500
+#: A renewal pipeline that failed whole: its leases wait for the next round.
+_RENEWAL_FAILED: tuple[type[BaseException], ...] = (*UNREACHABLE, RedisError)
 
 # KEYS: lease, counter. ARGV: owner, ttl ms, at_least, counter ttl ms.
 # A lease held by another owner: {0, its value}. Free, or held by this same owner
@@ -182,6 +187,36 @@ class TableLeases:
             raise LeaseLost(lease.table_id, f"lease {lease.token} expired or was taken over")
         return replace(lease, valid_until=self._valid_until(sent))
 
+    async def renew_many(self, leases: list[Lease]) -> list[Lease | LeaseLost]:
+        """``renew`` for each lease, in one pipeline a chunk: each renewed lease, or the
+        ``LeaseLost`` it raised. Redis unreachable (or the pipeline failed whole): a
+        ``LeaseUnavailable`` for each lease of that chunk and every later one.
+
+        One round trip per chunk instead of one task and one command per lease: a
+        process holding 1,000 tables renewed them as 1,000 concurrent tasks, a burst
+        that held its event loop for tens of milliseconds every ``ttl / 3``.
+        """
+        results: list[Lease | LeaseLost] = []
+        for start in range(0, len(leases), RENEW_CHUNK):
+            chunk = leases[start:start + RENEW_CHUNK]
+            sent = time.monotonic()
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for lease in chunk:
+                        await self._renew(keys=[self.lease_key(lease.table_id)],
+                                          args=[lease.value, self._ttl_ms], client=pipe)
+                    renewed = await pipe.execute(raise_on_error=False)
+            except _RENEWAL_FAILED as exc:  # the next round tries again
+                results += [LeaseUnavailable(lease.table_id,
+                                             f"Redis unreachable, lease not renewed: "
+                                             f"{type(exc).__name__}: {exc}")
+                            for lease in leases[start:]]
+                break
+            until = self._valid_until(sent)
+            results += [_renewed(lease, answer, until)
+                        for lease, answer in zip(chunk, renewed, strict=True)]
+        return results
+
     async def release(self, lease: Lease) -> bool:
         """Give the lease up (graceful stop): True if it was still held, False if not.
 
@@ -218,6 +253,15 @@ class TableLeases:
         if value is None or _owner_and_token(value)[0] != owner or int(left) < 0:
             return None
         return int(left) / 1000
+
+
+def _renewed(lease: Lease, answer: object, valid_until: float) -> Lease | LeaseLost:
+    """One answer of a pipelined renewal: the lease renewed, or why it is lost."""
+    if isinstance(answer, Exception):
+        return LeaseLost(lease.table_id, f"renewal failed: {answer!r}")
+    if not answer:
+        return LeaseLost(lease.table_id, f"lease {lease.token} expired or was taken over")
+    return replace(lease, valid_until=valid_until)
 
 
 def _owner_and_token(value: object) -> tuple[str, int]:
@@ -282,8 +326,7 @@ class LeaseKeeper:
     async def renew_all(self) -> None:
         """One round of renewals (the background task runs this every ``ttl / 3``)."""
         leases = list(self.held.values())
-        results = await asyncio.gather(*(self.leases.renew(lease) for lease in leases),
-                                       return_exceptions=True)
+        results = await self.leases.renew_many(leases)
         for lease, result in zip(leases, results, strict=True):
             if self.held.get(lease.table_id) is not lease:
                 continue  # released or replaced meanwhile
@@ -297,11 +340,6 @@ class LeaseKeeper:
                 # take it before); the next round tries again. A Redis that lost its keys
                 # (restarted) lets another owner in at once, whose claim fences us.
                 continue
-            if not isinstance(result, LeaseLost):
-                if isinstance(result, Exception):
-                    result = LeaseLost(lease.table_id, f"renewal failed: {result!r}")
-                else:
-                    raise result  # cancellation and the like
             await self._lose(lease, result)
 
     async def release(self, table_id: str) -> bool:

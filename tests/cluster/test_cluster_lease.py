@@ -133,6 +133,37 @@ async def test_the_same_owner_acquiring_again_replaces_its_earlier_lease(
     assert await a.renew(second)
 
 
+async def test_renew_many_renews_in_chunks_and_says_which_are_lost(
+    make_leases: Callable[..., TableLeases], redis: Redis, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One pipeline a chunk (3 here): each lease renewed or its own ``LeaseLost``, in order,
+    across chunks; a renewed lease is good for another ttl from the renewal."""
+    monkeypatch.setattr("app.cluster.lease.RENEW_CHUNK", 3)
+    a, b = make_leases(ttl=30), make_leases(ttl=30)
+    leases = []
+    for n in range(7):
+        lease = await a.acquire(f"t{n}")
+        assert lease is not None
+        leases.append(lease)
+    await redis.delete(a.lease_key("t1"))  # expired
+    taken = await b.acquire("t1")
+    assert taken is not None
+    forged = Lease("t4", b.owner, leases[4].token, leases[4].valid_until)
+    asked = [*leases[:4], forged, *leases[5:]]
+    started = time.monotonic()
+    results = await a.renew_many(asked)
+    assert [type(r) for r in results] == [Lease, LeaseLost, Lease, Lease, LeaseLost, Lease, Lease]
+    for lease, result in zip(asked, results, strict=True):
+        if isinstance(result, Lease):
+            assert (result.table_id, result.token) == (lease.table_id, lease.token)
+            assert result.valid_until >= started + 29
+        else:
+            assert result.table_id == lease.table_id and not isinstance(result, LeaseUnavailable)
+    assert await a.holder("t1") == (b.owner, taken.token)  # a's renewal took nothing back
+    assert await a.holder("t4") == (a.owner, leases[4].token)
+    assert await a.renew_many([]) == []
+
+
 async def test_the_keeper_renews_reports_a_lost_lease_and_hands_over_on_stop(
     make_leases: Callable[..., TableLeases], redis: Redis,
 ) -> None:
@@ -192,6 +223,7 @@ async def test_redis_unreachable_means_lost_and_service_resumes_when_it_returns(
             await a.acquire("t")
         with pytest.raises(LeaseUnavailable):
             await a.renew(before)
+        assert [type(r) for r in await a.renew_many([before, before])] == [LeaseUnavailable] * 2
         with pytest.raises(LeaseUnavailable):
             await a.release(before)
 
