@@ -374,4 +374,7 @@ class LeaseKeeper:
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self.leases.ttl / 3)
-            await self.renew_all()
+            try:
+                await self.renew_all()
+            except Exception:  # a round that failed must not end the renewals
+                log.exception("a round of lease renewals failed")

@@ -200,6 +200,40 @@ async def test_the_keeper_renews_reports_a_lost_lease_and_hands_over_on_stop(
     assert [t for t, _ in lost] == ["stolen"]
 
 
+async def test_the_keeper_goes_on_after_a_round_that_failed(
+    make_leases: Callable[..., TableLeases], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    a, b = make_leases(), make_leases()
+
+    async def on_lost(lease: Lease, error: LeaseLost) -> None:
+        raise AssertionError(f"lost {lease.table_id}: {error}")
+
+    keeper = LeaseKeeper(a, on_lost)
+    lease = await a.acquire("t")
+    assert lease is not None
+    keeper.add(lease)
+    rounds = 0
+    renew_many = a.renew_many
+
+    async def failing_once(leases: list[Lease]) -> list[Lease | LeaseLost]:
+        nonlocal rounds
+        rounds += 1
+        if rounds == 1:
+            raise RuntimeError("a bug in one round")
+        return await renew_many(leases)
+
+    monkeypatch.setattr(a, "renew_many", failing_once)
+    keeper.start()
+    try:
+        await eventually(lambda: rounds >= 3)
+        # Renewed by the rounds after the failed one: still nobody else's, past its ttl.
+        await asyncio.sleep(TTL)
+        assert await b.acquire("t") is None
+        assert keeper.current("t") is not None
+    finally:
+        await keeper.stop()
+
+
 async def test_redis_unreachable_means_lost_and_service_resumes_when_it_returns(
     make_leases: Callable[..., TableLeases], redis_process: RedisProcess,
 ) -> None:
