@@ -175,17 +175,12 @@ class TableLeases:
         return Lease(table_id, self.owner, int(detail), self._valid_until(sent))
 
     async def renew(self, lease: Lease) -> Lease:
-        """Extend the lease by ``ttl``; ``LeaseLost`` if it is no longer this one."""
-        sent = time.monotonic()
-        try:
-            renewed = await self._renew(keys=[self.lease_key(lease.table_id)],
-                                        args=[lease.value, self._ttl_ms])
-        except UNREACHABLE as exc:
-            raise LeaseUnavailable(lease.table_id, f"Redis unreachable, lease not renewed: "
-                                                   f"{type(exc).__name__}: {exc}") from exc
-        if not renewed:
-            raise LeaseLost(lease.table_id, f"lease {lease.token} expired or was taken over")
-        return replace(lease, valid_until=self._valid_until(sent))
+        """Extend the lease by ``ttl``; ``LeaseLost`` if it is no longer this one
+        (``LeaseUnavailable`` if Redis cannot be reached). ``renew_many`` of one."""
+        result = (await self.renew_many([lease]))[0]
+        if isinstance(result, LeaseLost):
+            raise result
+        return result
 
     async def renew_many(self, leases: list[Lease]) -> list[Lease | LeaseLost]:
         """``renew`` for each lease, in one pipeline a chunk: each renewed lease, or the

@@ -18,6 +18,7 @@ stall every table longer.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -353,6 +354,7 @@ async def _insert_fenced(conn: AsyncConnection, run: list[_Write]) -> list[Any]:
     return results
 
 
+@functools.cache
 def _raise_epochs(dialect: str) -> Any:
     """The upsert of ``_check_fences``, one statement per dialect for the whole process.
 
@@ -360,17 +362,11 @@ def _raise_epochs(dialect: str) -> Any:
     statement with ``RETURNING``), its compiled form is cached; built with ``.values()``
     for each batch it was compiled again for every batch size, 6% of a busy process.
     """
-    stmt = _RAISE_EPOCHS.get(dialect)
-    if stmt is None:
-        upsert = (pg_insert if dialect == "postgresql" else sqlite_insert)(TableLease)
-        stmt = _RAISE_EPOCHS[dialect] = upsert.on_conflict_do_update(
-            index_elements=[TableLease.table_id], set_={"epoch": upsert.excluded.epoch},
-            where=TableLease.epoch <= upsert.excluded.epoch,
-        ).returning(TableLease.table_id)
-    return stmt
-
-
-_RAISE_EPOCHS: dict[str, Any] = {}
+    upsert = (pg_insert if dialect == "postgresql" else sqlite_insert)(TableLease)
+    return upsert.on_conflict_do_update(
+        index_elements=[TableLease.table_id], set_={"epoch": upsert.excluded.epoch},
+        where=TableLease.epoch <= upsert.excluded.epoch,
+    ).returning(TableLease.table_id)
 
 
 async def _check_fences(conn: AsyncConnection, fences: dict[str, int]) -> dict[str, Fenced]:
