@@ -358,10 +358,10 @@ async def test_a_write_fenced_by_the_log_drops_the_table_without_an_answer(
 async def test_a_graceful_stop_hands_the_tables_over_at_once(start: Start) -> None:
     a, b = await start(), await start(ttl=5.0)
     table, _client, conn, _host = await seated(a)
-    version = table.version
     stopped = time.monotonic()
     await a.manager.shutdown()
     assert conn.closed == CLOSE_MOVED
+    version = table.version  # read after the stop: a bot may have moved until then
     # Released, not left to expire: B takes it on the first ask, long before a ttl.
     found = await b.manager.locate(table.id)
     assert isinstance(found, Table) and found.version == version

@@ -508,79 +508,76 @@ async def vote_harness() -> AsyncIterator[Harness]:
 
 @pytest.mark.parametrize("vote", ["ready", "rematch"])
 async def test_an_acked_vote_survives_a_restore_and_counts_toward_the_next_game(
-        vote: str) -> None:
+        vote: str, vote_harness: Harness) -> None:
     """A vote is logged before its ack: a table restored from its log shows it, answers
     its retried id alike, and starts the next game (or match) once the other player
     votes, without the restored voter voting again. Votes reset when that happens, in
     the restored table as in the log's every later fold."""
-    h = Harness(fast_config(next_game_seconds=300))
-    try:
-        table, host = await h.table(games_to_win=2 if vote == "ready" else 1,
-                                    bots=((2, "random"), (3, "random")))
-        a = await h.seat(table, 0, "Ann", host)
-        b = await h.seat(table, 1, "Bob")
-        await table.submit(a[0], {"type": "start"})
-        rng = random.Random(5)
+    h = vote_harness
+    table, host = await h.table(games_to_win=2 if vote == "ready" else 1,
+                                bots=((2, "random"), (3, "random")))
+    a = await h.seat(table, 0, "Ann", host)
+    b = await h.seat(table, 1, "Bob")
+    await table.submit(a[0], {"type": "start"})
+    rng = random.Random(5)
+    await play_random(table, {0: a, 1: b}, rng, lambda: table.status != "playing")
+    while vote == "rematch" and table.status == "between_games":  # a drawn game
+        for player in (a, b):
+            await submit(table, *player, type="ready")
+        await wait_until(lambda: table.status == "playing")
         await play_random(table, {0: a, 1: b}, rng, lambda: table.status != "playing")
-        while vote == "rematch" and table.status == "between_games":  # a drawn game
-            for player in (a, b):
-                await submit(table, *player, type="ready")
-            await wait_until(lambda: table.status == "playing")
-            await play_random(table, {0: a, 1: b}, rng, lambda: table.status != "playing")
-        assert table.status == ("between_games" if vote == "ready" else "match_over")
-        if vote == "rematch":
-            await wait_until(lambda: table.match_id is not None)
-        before = len(h.store.entries(table.id))
-        acked = await submit(table, *a, type=vote, id="v-ann")
-        assert acked == {"type": "ack", "id": "v-ann", "v": before + 1}
-        entries = h.store.entries(table.id)
-        assert len(entries) == before + 1
-        assert {k: v for k, v in entries[-1].items() if k != "at"} == {
-            "kind": "vote", "seat": 0, "vote": vote, "id": "v-ann", "by": 0, "seq": before + 1}
-        # Voting again changes nothing and logs nothing.
-        again = await submit(table, *a, type=vote, id="v-ann-2")
-        assert again == {"type": "ack", "id": "v-ann-2", "v": before + 1}
-        assert len(entries) == before + 1 and table.version == before + 1
-        await settled(table, b[1])
-        assert [s["ready"] for s in b[1].last()["seats"]] == [True, False, False, False]
-        voted = b[1].last()
+    assert table.status == ("between_games" if vote == "ready" else "match_over")
+    if vote == "rematch":
+        await wait_until(lambda: table.match_id is not None)
+    before = len(h.store.entries(table.id))
+    acked = await submit(table, *a, type=vote, id="v-ann")
+    assert acked == {"type": "ack", "id": "v-ann", "v": before + 1}
+    entries = h.store.entries(table.id)
+    assert len(entries) == before + 1
+    assert {k: v for k, v in entries[-1].items() if k != "at"} == {
+        "kind": "vote", "seat": 0, "vote": vote, "id": "v-ann", "by": 0, "seq": before + 1}
+    # Voting again changes nothing and logs nothing.
+    again = await submit(table, *a, type=vote, id="v-ann-2")
+    assert again == {"type": "ack", "id": "v-ann-2", "v": before + 1}
+    assert len(entries) == before + 1 and table.version == before + 1
+    await settled(table, b[1])
+    assert [s["ready"] for s in b[1].last()["seats"]] == [True, False, False, False]
+    voted = b[1].last()
 
-        # A log without the vote (as every log was before votes were logged): nobody ready.
-        older = StoredTable(table.id, table.options.to_dict(), table.created_at, entries[:-1])
-        assert not any(s.ready for s in Table.folded(older, h.store, table.config).seats)
-        # Another process, unable to ask the owner, folds the log: the vote is there.
-        stored = StoredTable(table.id, table.options.to_dict(), table.created_at, list(entries))
-        folded = Table.folded(stored, h.store, table.config).public_info(presence=False)
-        assert [s["ready"] for s in folded["seats"]] == [True, False, False, False]
+    # A log without the vote (as every log was before votes were logged): nobody ready.
+    older = StoredTable(table.id, table.options.to_dict(), table.created_at, entries[:-1])
+    assert not any(s.ready for s in Table.folded(older, h.store, table.config).seats)
+    # Another process, unable to ask the owner, folds the log: the vote is there.
+    stored = StoredTable(table.id, table.options.to_dict(), table.created_at, list(entries))
+    folded = Table.folded(stored, h.store, table.config).public_info(presence=False)
+    assert [s["ready"] for s in folded["seats"]] == [True, False, False, False]
 
-        table.shut(1012, "restart")
-        copy = await Table.restore(stored, h.store, fast_config(next_game_seconds=300))
-        h.manager.tables[table.id] = copy
-        assert copy.version == before + 1 and copy.status == table.status
-        assert [s.ready for s in copy.seats] == [True, False, False, False]
-        # Bob first: were Ann alone at the table, her vote would be everyone's.
-        bob = await h.join(copy, b[1].last("seated")["token"])
-        ann = await h.join(copy, host)
-        await wait_until(lambda: bob[1].last()["seats"][0]["connected"])  # Ann is back
-        assert comparable(bob[1].last()) == comparable(voted)
-        assert ann[1].last()["seats"][0]["ready"] is True
-        await asyncio.sleep(0.05)
-        assert copy.version == before + 1  # waiting for Bob
-        # The retried vote gets its original answer and is not applied again.
-        assert await raw_answer(copy, *ann, {"type": vote, "id": "v-ann"}) == acked
-        assert copy.version == before + 1
-        assert (await submit(copy, *bob, type=vote, id="v-bob"))["v"] == before + 2
-        await wait_until(lambda: copy.status == "playing")
-        assert [e["kind"] for e in h.store.entries(table.id)[before:before + 3]] == [
-            "vote", "vote", "next_game" if vote == "ready" else "rematch"]
-        if vote == "rematch":
-            assert copy.info is not None and copy.info.number == 2
-        assert not any(s.ready for s in copy.seats)
-        final = StoredTable(table.id, table.options.to_dict(), table.created_at,
-                            list(h.store.entries(table.id)))
-        assert not any(s.ready for s in Table.folded(final, h.store, copy.config).seats)
-    finally:
-        await h.close()
+    table.shut(1012, "restart")
+    copy = await Table.restore(stored, h.store, fast_config(next_game_seconds=300))
+    h.manager.tables[table.id] = copy
+    assert copy.version == before + 1 and copy.status == table.status
+    assert [s.ready for s in copy.seats] == [True, False, False, False]
+    # Bob first: were Ann alone at the table, her vote would be everyone's.
+    bob = await h.join(copy, b[1].last("seated")["token"])
+    ann = await h.join(copy, host)
+    await wait_until(lambda: bob[1].last()["seats"][0]["connected"])  # Ann is back
+    assert comparable(bob[1].last()) == comparable(voted)
+    assert ann[1].last()["seats"][0]["ready"] is True
+    await asyncio.sleep(0.05)
+    assert copy.version == before + 1  # waiting for Bob
+    # The retried vote gets its original answer and is not applied again.
+    assert await raw_answer(copy, *ann, {"type": vote, "id": "v-ann"}) == acked
+    assert copy.version == before + 1
+    assert (await submit(copy, *bob, type=vote, id="v-bob"))["v"] == before + 2
+    await wait_until(lambda: copy.status == "playing")
+    assert [e["kind"] for e in h.store.entries(table.id)[before:before + 3]] == [
+        "vote", "vote", "next_game" if vote == "ready" else "rematch"]
+    if vote == "rematch":
+        assert copy.info is not None and copy.info.number == 2
+    assert not any(s.ready for s in copy.seats)
+    final = StoredTable(table.id, table.options.to_dict(), table.created_at,
+                        list(h.store.entries(table.id)))
+    assert not any(s.ready for s in Table.folded(final, h.store, copy.config).seats)
 
 
 async def test_a_vote_at_the_wrong_time_is_refused_and_logs_nothing(vote_harness: Harness
