@@ -16,6 +16,8 @@ committed (WAL, fsync) before anyone is told about it.
 Standard scenarios (targets from issues 8 and 19):
   paced1000  1,000 tables paced at one action / 2 s per table  p99 < 25 ms, zero errors;
              Dingo and the bare FastAPI floor in turn          p99 <= 2x the floor's
+             (and the disk alone: bench/commit_floor.py's SQLite commits at the same
+             rate, the floor of any server that persists each action before answering)
   closed     50 tables closed loop                             >= 3,000 actions/s
   idle       2,500 tables x 4 seated sockets held              <= 40 KB per connection,
              (RSS connected - RSS before) / connections        10,000 connections held
@@ -61,6 +63,7 @@ PERF_VENV = Path(os.environ.get("PERF_VENV", "/tmp/perf-venv"))
 PERF_NODE = Path(os.environ.get("PERF_NODE", "/tmp/perf-node"))
 PERF_PY = PERF_VENV / "bin" / "python"
 LOADGEN = REPO / "bench" / "loadgen.py"
+COMMIT_FLOOR = REPO / "bench" / "commit_floor.py"
 DOCS = REPO / "docs" / "benchmarks.md"
 SECTION = "## Server load"
 SERVER_CPU, GEN_CPU = "0", "1"
@@ -250,6 +253,29 @@ def run_one(out: Path, jsonl: Path, scenario: str, server_name: str, rnd: int,
     with open(jsonl, "a") as f:
         f.write(json.dumps(result) + "\n")
     log("  " + headline(result))
+    return result
+
+
+def run_commit_floor(jsonl: Path, rnd: int, args: list[str]) -> dict | None:
+    """``bench/commit_floor.py`` where the server runs (CPU0, the temporary directory's
+    filesystem), at ``args``' paced rate: how long the disk alone makes a durable commit
+    wait at that load. Labelled like a run of a server named ``commit``."""
+    rate = int(args[args.index("--tables") + 1]) / float(args[args.index("--pace") + 1])
+    wait_for_quiet()
+    load = os.getloadavg()[0]
+    log(f"{'paced1000':9} commit round {rnd} (the disk alone, {rate:.0f} commits/s) ...")
+    done = subprocess.run(["taskset", "-c", SERVER_CPU, sys.executable, str(COMMIT_FLOOR),
+                           "--rate", str(rate), "--seconds", "10",
+                           "--dir", tempfile.gettempdir()],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0 or not done.stdout.startswith("{"):
+        log(f"  FAILED: {done.stderr.strip()[-500:]}")
+        return None
+    result: dict = json.loads(done.stdout)
+    result.update(label=f"paced1000/commit/{rnd}", loadavg_before=round(load, 2))
+    with open(jsonl, "a") as f:
+        f.write(json.dumps(result) + "\n")
+    log(f"  commit p50 {result['p50_ms']} p99 {result['p99_ms']} ms")
     return result
 
 
@@ -505,10 +531,20 @@ def issue19(std: list[dict], cmp_runs: list[dict]) -> list[str]:
                      if cpu is not None and bare_cpu is not None else ""))
     paced, paced_bare = group(std, "paced1000", "dingo"), group(std, "paced1000", "bare")
     p99, bare_p99 = m(paced, "p99"), m(paced_bare, "p99")
+    commit_p99 = [r["p99_ms"] for r in group(std, "paced1000", "commit")]
     lines.append(row("1,000 tables paced: p99", "<= 2x the bare floor's at the same load",
                      p99, bare_p99, TARGETS["paced1000_p99_x_bare"], False,
                      f"{p99:.1f} vs {bare_p99:.1f} ms"
                      if p99 is not None and bare_p99 is not None else ""))
+    if commit_p99 and bare_p99:
+        # The floor persists nothing; a durable server waits for the disk on every action.
+        floor = med(commit_p99)
+        lines.append(f"| ... the disk alone: a lone SQLite commit (WAL, `synchronous=FULL`) "
+                     f"at the same rate, `bench/commit_floor.py` | p99 <= 2x the bare floor's "
+                     f"({TARGETS['paced1000_p99_x_bare'] * bare_p99:.1f} ms) | "
+                     f"{floor / bare_p99:.2f}x ({spread(commit_p99, '.1f')} ms) | "
+                     f"{'yes' if floor <= TARGETS['paced1000_p99_x_bare'] * bare_p99 else '**no**'}"
+                     " |")
     sizes = [r["adapter_notes"].get("bystander_delta_bytes_median") for r in paced + closed
              if r.get("adapter_notes")]
     sizes = [x for x in sizes if x is not None]
@@ -659,6 +695,10 @@ def main() -> None:
                     ("bare", "dingo") if rnd % 2 else ("dingo", "bare"))
                 for name in names:
                     r = run_one(out, std_jsonl, scenario, name, rnd, spec[scenario])
+                    if r:
+                        std.append(r)
+                if scenario == "paced1000":
+                    r = run_commit_floor(std_jsonl, rnd, spec[scenario])
                     if r:
                         std.append(r)
     command = "python3 bench/run.py" + " ".join(

@@ -9,7 +9,9 @@ what was there. Dicts are compared key by key; a list of dicts of the same lengt
 by item (``seats``: one seat's flag is one key); any other value that changed is sent
 whole. ``gone`` lists the paths (keys and indexes from the top) of keys that were
 removed, and is applied first; an object that replaces something a client would patch
-instead (an object or a list) is sent whole after its path is in ``gone``. Every value
+instead (an object or a list) is sent whole after its path is in ``gone``, and so is an
+object that lost keys and kept none unchanged (Dingo's ``decision`` when the kind of
+decision changes): one path instead of one per removed key. Every value
 sent comes from the new view, so a patch between two views of one recipient shows it
 nothing its own view does not.
 
@@ -50,6 +52,7 @@ def change(old: Any, new: Any, path: Path, gone: Gone) -> Any:
             return SAME
         patch: dict[str, Any] = {}
         kept = 0
+        below = len(gone)  # where the paths under this one start
         for key, value in new.items():
             if key in old:
                 kept += 1
@@ -66,6 +69,14 @@ def change(old: Any, new: Any, path: Path, gone: Gone) -> Any:
             else:
                 patch[key] = value
         if kept < len(old):
+            if (len(patch) == len(new) and path and type(path[-1]) is str
+                    and all(patch[key] is value for key, value in new.items())):
+                # Every key is new or sent whole anyway: one path in ``gone`` and the
+                # object itself say it in fewer bytes than a path per removed key (not in
+                # a list: removing an item would shift the indexes after it).
+                del gone[below:]
+                gone.append(list(path))
+                return new
             gone.extend([*path, key] for key in old if key not in new)
         return patch or SAME
     if (kind is list and type(old) is list and len(old) == len(new) and new
