@@ -351,7 +351,7 @@ function render(prev = null) {
     seatSlots[info.seat] = slot;
     $(`#pos-${positionOf(info.seat)}`).appendChild(el);
   }
-  renderGame(ctx, seatSlots);
+  renderGame(ctx, seatSlots, prev);
   renderScoreboard(ctx);
   renderLog();
   renderChat();
@@ -372,7 +372,7 @@ function renderWatchers(count) {
 // ---- the game: the centre, the tray, the side ---------------------------------------------------
 
 /** What the module draws (board, hand, actions, below the hand, seats, side), then the frame's parts. */
-function renderGame(ctx, seatSlots) {
+function renderGame(ctx, seatSlots, prev) {
   const state = S.state;
   const g = state.game;
   const center = $("#center");
@@ -411,13 +411,16 @@ function renderGame(ctx, seatSlots) {
   }
   joinBox();
 
-  // the hand: keep the keyboard focus on the same card, or on a move when it becomes your turn
+  // the hand: keep the keyboard focus on the same card, or on a move when it becomes your
+  // turn (also away from a card you looked at while waiting that this turn cannot play)
   const myTurn = isMyTurn();
   handEl.className = ["hand", !myTurn && "hand--waiting", S.pending && "hand--busy"].filter(Boolean).join(" ");
   if (handEl.childElementCount) {
     const key = focused === null ? null : CSS.escape(focused);
-    const target = (key !== null && handEl.querySelector(`[data-card="${key}"], [data-key="${key}"]`))
-      || (myTurn && (document.activeElement === document.body || focused) ? handEl.querySelector(".card--legal, .move") : null);
+    const kept = key !== null ? handEl.querySelector(`[data-card="${key}"], [data-key="${key}"]`) : null;
+    const move = myTurn && (document.activeElement === document.body || focused) ? handEl.querySelector(".card--legal, .move") : null;
+    const turnStarts = prev !== null && myTurn && !isMyTurn(prev);
+    const target = kept && !(turnStarts && move && !kept.matches(".card--legal, .move")) ? kept : move;
     if (target) target.focus({ preventScroll: true });
   }
 }

@@ -119,9 +119,11 @@ export function toAct(g) {
   return Array.isArray(g.to_act) ? g.to_act : [g.to_act];
 }
 
-export function isMyTurn() {
-  const g = S.state && S.state.game;
-  return Boolean(g && !S.inert && S.seat !== null && toAct(g).includes(S.seat) && g.legal && g.legal.length);
+/** Whether `state` (by default the current one) asks this seat for a move. */
+export function isMyTurn(state = S.state) {
+  const g = state && state.game;
+  const seats = Array.isArray(state && state.to_act) ? state.to_act : toAct(g);
+  return Boolean(g && !S.inert && S.seat !== null && seats.includes(S.seat) && g.legal && g.legal.length);
 }
 
 export function status() {
