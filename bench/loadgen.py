@@ -229,7 +229,7 @@ class DingoAdapter:
         status = m["table"]["status"]
         if status == "playing":
             table.info["voted"][seat] = False
-            to_act = m["game"]["to_act"]
+            to_act = (m["to_act"] or [None])[0]
             action = core.on_view(table, seat, v, -1 if to_act is None else to_act,
                                   m["game"]["legal"])
             return None if action is None else self._intent(action[0], action[1])

@@ -94,7 +94,7 @@ async def play(players: list[Player], rng: random.Random, *, stop_after: int | N
                 assert answer["type"] == "ack" or answer["code"] == "not_now", answer
             version = state["v"] + 1
             continue
-        to_act = state["game"]["to_act"]
+        to_act = (state["to_act"] or [None])[0]
         assert [bool(p.state["game"]["legal"]) for p in players] == [
             s == to_act for s in range(4)]
         version = (await players[to_act].play_random(rng))["v"]

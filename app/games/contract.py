@@ -349,9 +349,10 @@ class GameSpec:
     #: cards; ``None``: a spectator) is dealt anew at random, consistently with what it may
     #: know. The shared leak test checks that ``seat``'s view of it is byte-identical.
     redeal: Callable[[MatchState, int | None, random.Random], MatchState] | None = None
-    #: ``sample_world(view, rng, seen)``: a match that seat ``view["seat"]`` cannot tell
-    #: from the real one, everything it may not know dealt at random consistently with
-    #: what it knows: ``view`` (its current view, as its browser gets it) and ``seen``
+    #: ``sample_world(view, rng, seen)``: a match that seat ``view["seat"]``, to act now,
+    #: cannot tell from the real one, everything it may not know dealt at random
+    #: consistently with what it knows: ``view`` (its current view, as its browser gets it; a
+    #: search bot samples when it must choose, so a game may refuse another seat's) and ``seen``
     #: (what it was shown earlier in this game, in order: its form of each event, and
     #: views). ``sample_world(...).view(seat) == view``. A search bot plays on such
     #: samples (determinization), so it needs no path to the real state. ``None``: the

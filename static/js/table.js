@@ -275,6 +275,7 @@ function makeCtx(prev = null) {
     act,
     busy: Boolean(S.pending) || S.inert || S.offline,
     myTurn: isMyTurn(),
+    toAct: state ? toAct(state.game) : [],
     status: state ? state.table.status : "lobby",
     position: positionOf,
     view: state ? state.game : null,

@@ -34,9 +34,9 @@ async def play_one(players: list[Player], rng: random.Random) -> None:
     version = max(p.state["v"] for p in players)
     for p in players:
         await p.until(lambda s, v=version: s["v"] >= v)
-    game = players[0].state["game"]
-    if game is not None and game["to_act"] is not None:
-        await players[game["to_act"]].play_random(rng)
+    to_act = players[0].state["to_act"]
+    if players[0].state["game"] is not None and to_act:
+        await players[to_act[0]].play_random(rng)
     else:  # between games: everyone is ready for the next
         for p in players:
             await p.intent({"type": "ready"})

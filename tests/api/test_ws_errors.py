@@ -62,7 +62,7 @@ async def test_invalid_messages_get_error_codes_and_change_nothing(live: Live) -
     table_id, players, _ = await live.started()
     table = live.manager.get(table_id)
     assert table is not None
-    seat = players[0].state["game"]["to_act"]
+    seat = (players[0].state["to_act"] or [None])[0]
     index = next(s for s in (1, 2, 3) if s != seat)  # neither the host nor the seat to act
     other = players[index]
     version, views = table.version, [table.match.view(s) for s in range(4)]
@@ -88,7 +88,7 @@ async def test_an_error_echoes_a_well_formed_intent_id_only(live: Live) -> None:
 
 async def test_a_stale_version_is_refused(live: Live) -> None:
     _table_id, players, _ = await live.started()
-    seat = players[0].state["game"]["to_act"]
+    seat = (players[0].state["to_act"] or [None])[0]
     player = players[seat]
     card = player.state["game"]["legal"][0]["card"]
     version = player.state["v"]
@@ -102,7 +102,7 @@ async def test_a_stale_version_is_refused(live: Live) -> None:
 
 async def test_one_seats_token_cannot_act_for_another_seat(live: Live) -> None:
     table_id, players, _ = await live.started()
-    seat = players[0].state["game"]["to_act"]
+    seat = (players[0].state["to_act"] or [None])[0]
     card = players[seat].state["game"]["legal"][0]["card"]
     intruder = players[(seat + 1) % 4]
     version = intruder.state["v"]
@@ -122,7 +122,7 @@ async def test_one_seats_token_cannot_act_for_another_seat(live: Live) -> None:
 
 async def test_a_repeated_intent_is_answered_again_and_applied_once(live: Live) -> None:
     table_id, players, _ = await live.started()
-    seat = players[0].state["game"]["to_act"]
+    seat = (players[0].state["to_act"] or [None])[0]
     player = players[seat]
     card = player.state["game"]["legal"][0]["card"]
     version = player.state["v"]

@@ -65,7 +65,7 @@ async def test_a_full_match_between_four_players_with_a_spectator(live: Live) ->
             continue
         if over(state):
             break
-        to_act = state["game"]["to_act"]
+        to_act = (state["to_act"] or [None])[0]
         assert [bool(p.state["game"]["legal"]) for p in players] == [
             s == to_act for s in range(4)]
         version = (await players[to_act].play_random(rng))["v"]

@@ -125,7 +125,7 @@ class Trial:
             return state
         # (In the exchange several seats may act at once: any of them.)
         movers = [p for p in self.players if p.my_turn()]
-        assert movers, [(p.state["v"], p.state["table"]["status"], p.state["game"]["to_act"])
+        assert movers, [(p.state["v"], p.state["table"]["status"], (p.state["to_act"] or [None])[0])
                         for p in self.players]
         mover = movers[0]
         answer = await mover.intent(legal_wire(mover, self.rng), versioned=True)

@@ -129,7 +129,7 @@ def live_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
             # The spectator first: its arrival is announced to every seat (the count).
             spectator = live.connect(table_id, None)
             states = [view(ws) for ws in seats]
-            actor = states[0]["game"]["to_act"] if start and game == "dingo" else None
+            actor = (states[0]["to_act"] or [None])[0] if start and game == "dingo" else None
             yield {"live": live, "seats": seats, "tokens": tokens, "views": states,
                    "actor": actor, "spectator": spectator, "table_id": table_id,
                    "errors": errors, "app": app, "to_act": states[0]["to_act"]}

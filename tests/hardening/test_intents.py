@@ -155,10 +155,10 @@ async def test_a_retried_intent_after_kill_9_gets_its_original_answer(tmp_path: 
         table_id, players, tokens = await seated_table(server.base, games_to_win=3)
         for _ in range(5):
             await catch_up(players)
-            actor = players[players[0].state["game"]["to_act"]]
+            actor = players[(players[0].state["to_act"] or [None])[0]]
             await actor.play_random(rng)
         await catch_up(players)
-        seat = players[0].state["game"]["to_act"]
+        seat = (players[0].state["to_act"] or [None])[0]
         actor = players[seat]
         intent = {**legal_wire(actor, rng), "id": "kill1", "v": actor.state["v"]}
         await actor.send(intent)

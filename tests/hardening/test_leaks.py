@@ -159,7 +159,7 @@ async def play_match(live: Live, seed: int, games: int) -> tuple[int, int, list[
             game = viewers[who].now.state["game"]
             if game["hand"]:
                 card = rng.choice(game["hand"])
-                stale = rng.random() < 0.5 or game["to_act"] == who
+                stale = rng.random() < 0.5 or who in viewers[who].now.state["to_act"]
                 kind = "discard" if game["phase"] == "discard" else "pass"
                 answer = await viewers[who].now.intent(
                     {"type": kind, "card": card, "v": state["v"] - 1 if stale else state["v"]})
@@ -177,7 +177,7 @@ async def play_match(live: Live, seed: int, games: int) -> tuple[int, int, list[
                     assert (await viewer.now.intent({"type": "ready"}))["type"] == "ack"
             await viewers[0].now.until(lambda s: s["table"]["status"] != "between_games")
         else:
-            to_act = state["game"]["to_act"]
+            to_act = (state["to_act"] or [None])[0]
             await viewers[to_act].now.play_random(rng)
     # The history of the finished match may show everything; the table's public info never.
     match_id = state["table"]["match_id"]

@@ -36,9 +36,9 @@ async def test_sigterm_closes_1012_exits_0_and_play_resumes(tmp_path: Path) -> N
         while acted < 6:
             acted += await test_crash.act(players, rng) is not None
         await catch_up(players)
-        game = players[0].state["game"]
-        assert game is not None and game["to_act"] is not None, game
-        actor_seat = game["to_act"]
+        state = players[0].state
+        assert state["game"] is not None and state["to_act"], state
+        (actor_seat,) = state["to_act"]
         actor = players[actor_seat]
         before = actor.state["v"]
         intent = {"id": actor.intent_id(), "v": before, **legal_wire(actor, rng)}

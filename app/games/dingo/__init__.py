@@ -14,9 +14,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from app.game import Action, Game, Match, MatchOptions, codes, make_bot
+from app.game.actions import PASS
 from app.game.actions import read_action as engine_read_action
 from app.game.determinize import knowledge, sample
 from app.game.hard import HardBot
+from app.game.phases import EXCHANGE
 from app.game.replay import replay_line
 
 from ..contract import JSON, Event, GameSpec, Illegal, Malformed, MatchState, Option, shown
@@ -131,7 +133,14 @@ class DingoMatch:
         return {**self.shared_view(), **self.private_view(seat)}
 
     def shared_view(self) -> JSON:
-        view = self.inner.game.shared_view()  # a new dict each time
+        """The engine's shared view without what the table and the decision already say:
+        ``to_act`` (the state's ``to_act``), ``stage`` (the decision's kind and round or
+        direction, else the phase) and the decision's ``seat``. Every delta that passes the
+        turn on would carry them (``engine_view`` puts them back for the engine's readers)."""
+        view = self.inner.game.shared_view()  # a new dict each time, its decision too
+        del view["to_act"], view["stage"]
+        if view["decision"] is not None:
+            del view["decision"]["seat"]
         view["prompt"] = self._prompt()
         return view
 
@@ -236,13 +245,31 @@ def redeal(match: MatchState, seat: int | None, rng: random.Random) -> DingoMatc
     return again
 
 
+def engine_view(view: JSON) -> JSON:
+    """A seat's view (``DingoMatch.view``) on its turn, as the engine's ``Game.view`` gives
+    it: with ``to_act`` (the seat), ``stage`` and the decision's ``seat``, which the
+    contract's view leaves out. The engine's bots and ``determinize`` read it."""
+    seat = view["seat"]
+    if seat is None or not view["legal"]:
+        raise ValueError("a view is read as the engine's only on its seat's turn")
+    decision = view["decision"]
+    kind = decision["kind"]
+    stage = (view["phase"] if view["phase"] != EXCHANGE
+             else f"pass {decision['direction']}" if kind == PASS
+             else f"discard {decision['round']}")
+    return {**view, "to_act": seat, "stage": stage, "decision": {**decision, "seat": seat}}
+
+
 def sample_world(view: JSON, rng: random.Random, seen: Sequence[JSON] = ()) -> DingoMatch:
-    """A match whose current game is ``determinize.sample`` of ``view`` (see ``GameSpec``).
+    """A match whose current game is ``determinize.sample`` of ``view`` (see ``GameSpec``),
+    the view of the seat to act (who acts in a hunt is known to the table, not to a view
+    of another seat: the next holder of a wolf of the rank).
 
     What the seat learned from ``seen`` (discards it saw, seats that showed they lack a
     rank's wolves) is ``determinize.knowledge``. Earlier games are not part of a seat's
     view, so the sampled match holds this game alone, with the view's options.
     """
+    view = engine_view(view)
     known, lacks = knowledge(seen, view)
     game = sample(view, rng, known_discards=known, lacks=lacks)
     world = DingoMatch.around(Match(0, MatchOptions(open_discards=game.open_discards)))
@@ -269,7 +296,7 @@ class DingoBot:
         """Dingo bots see ``game_start`` and reset themselves."""
 
     def choose(self, view: JSON) -> JSON:
-        return self.bot.choose(view).to_dict()
+        return self.bot.choose(engine_view(view)).to_dict()
 
 
 GAME = GameSpec(

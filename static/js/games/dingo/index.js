@@ -180,7 +180,7 @@ function lastDiscarder(ctx) {
 
 function stageBadge(g) {
   const d = g.decision;
-  if (!d) return h("div", { class: "stage-badge" }, g.phase === "over" ? "Game over" : g.stage);
+  if (!d) return h("div", { class: "stage-badge" }, g.phase === "over" ? "Game over" : g.phase);
   if (d.kind === "pass") {
     const arrow = { left: "\u21B6", across: "\u21C5", right: "\u21B7" }[d.direction] || "";
     return h("div", { class: "stage-badge" }, h("span", { class: "arrow", "aria-hidden": "true" }, arrow),
@@ -320,7 +320,7 @@ function whyNot(code, g, ctx) {
   if (ctx.busy) return;
   if (!ctx.myTurn) {
     const d = decisionOf(g);
-    ctx.toast(d && ctx.seat !== null ? `It isn't your turn: waiting for ${ctx.plainName(d.seat)}.` : "You can't play a card now.", { error: true });
+    ctx.toast(d && ctx.seat !== null && ctx.toAct.length ? `It isn't your turn: waiting for ${ctx.plainName(ctx.toAct[0])}.` : "You can't play a card now.", { error: true });
     return;
   }
   // Ask for the move anyway: the engine refuses it with its reason ("aces may not be discarded").
@@ -341,7 +341,7 @@ function prompt(g, ctx) {
     return { parts: [ctx.status === "match_over" ? `The match is over: ${ctx.name(match.winner)} ${match.winner === me ? "win" : "wins"} it.` : `Game over: ${who}.`] };
   }
   const d = g.decision;
-  const who = d.seat;
+  const who = ctx.toAct[0];
   if (ctx.myTurn) {
     if (d.kind === "discard") {
       return { parts: [`Discard a card (discard ${d.round} of 4). Aces can't be discarded.`], act: true };
