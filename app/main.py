@@ -12,7 +12,6 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import games
@@ -28,6 +27,7 @@ from app.db.store import SqlStore
 from app.game.advice import HINDSIGHT_PLAYOUTS
 from app.observability import Metrics, configure_logging
 from app.rules_page import rules_page
+from app.site import NO_CACHE, STATIC_DIR, ClientFiles, page
 from app.table.manager import OwnershipUnavailable, TableManager
 from app.table.ports import ServiceUnavailable
 
@@ -37,8 +37,6 @@ if TYPE_CHECKING:
     from app.cluster.ownership import Ownership
     from app.cluster.relay import Relay
 
-#: The browser client: plain HTML, CSS and JavaScript modules, no build step.
-STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 #: The site's pages and their files (the table page, /t/{id}, is served by app.api.tables).
 PAGES = {
     "/": "index.html",
@@ -185,7 +183,7 @@ def _add_pages(app: FastAPI) -> None:
     An unknown page is the "not found" page for people (status 404, links home
     and to the history); under `/api/` a 404 stays JSON.
     """
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", ClientFiles(directory=STATIC_DIR), name="static")
     for path, name in PAGES.items():
         app.add_api_route(path, _page(STATIC_DIR / name), methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules", _rules, methods=["GET"], include_in_schema=False)
@@ -194,25 +192,25 @@ def _add_pages(app: FastAPI) -> None:
 
 
 async def _rules() -> HTMLResponse:
-    return HTMLResponse(rules_page())
+    return HTMLResponse(rules_page(), headers=NO_CACHE)
 
 
 async def _game_rules(game: str) -> HTMLResponse:
     """A hosted game's rules page; an unknown game is the "not found" page."""
     if game not in games.REGISTRY:
         raise StarletteHTTPException(404)
-    return HTMLResponse(rules_page(game))
+    return HTMLResponse(rules_page(game), headers=NO_CACHE)
 
 
 async def _not_found_page(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
-        return FileResponse(MISSING_PAGE, status_code=404, media_type="text/html")
+        return page(MISSING_PAGE, status_code=404)
     return await http_exception_handler(request, exc)
 
 
 def _page(file: Path) -> Callable[[], Awaitable[FileResponse]]:
-    async def page() -> FileResponse:
-        return FileResponse(file, media_type="text/html")
+    async def serve() -> FileResponse:
+        return page(file)
 
-    return page
+    return serve

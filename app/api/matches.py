@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import games as registry
+from app import site
 from app.api.game_frames import game_frames
 from app.api.tables import MISSING_PAGE
 from app.db import repository
@@ -455,5 +456,5 @@ def _page_id(number: int) -> bool:
 
 def _page_or_missing(page: pathlib.Path, known: bool) -> FileResponse:
     if known:
-        return FileResponse(page, media_type="text/html")
-    return FileResponse(MISSING_PAGE, status_code=404, media_type="text/html")
+        return site.page(page)
+    return site.page(MISSING_PAGE, status_code=404)

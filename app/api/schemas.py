@@ -138,6 +138,9 @@ class Welcome(_Message):
     seat: SeatIndex | None
     host: bool
     v: int
+    #: Which browser code the server serves (``app.site``): a page running other code
+    #: reloads. Null when the server does not say.
+    build: str | None
 
 
 class Seated(_Message):

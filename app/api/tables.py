@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -13,12 +12,13 @@ from app import games
 from app.api.schemas import GameInfo, TableCreate, TableCreated, TablePublic
 from app.config import Settings
 from app.games.contract import GameError, shown
+from app.site import STATIC_DIR, client_build, page
 from app.table.manager import TableManager
 from app.table.options import TableConfig, TableOptions
 
 router = APIRouter(tags=["tables"])
 
-TABLE_PAGE = Path(__file__).resolve().parents[2] / "static" / "table.html"
+TABLE_PAGE = STATIC_DIR / "table.html"
 #: What a link to a table that is not open shows (with status 404).
 MISSING_PAGE = TABLE_PAGE.with_name("missing.html")
 UNKNOWN_TABLE: dict[int | str, dict[str, Any]] = {
@@ -32,7 +32,8 @@ def table_config(settings: Settings) -> TableConfig:
                        chat_max_chars=settings.chat_max_chars,
                        bot_delay_seconds=settings.bot_delay_seconds,
                        next_game_seconds=settings.next_game_seconds,
-                       bot_processes=settings.bot_processes)
+                       bot_processes=settings.bot_processes,
+                       client_build=client_build())
 
 
 def get_tables(request: Request) -> TableManager:
@@ -127,7 +128,7 @@ async def read_table(table_id: str, tables: TablesDep) -> TablePublic:
 @router.get("/t/{table_id}", include_in_schema=False)
 async def table_page(table_id: str, tables: TablesDep) -> FileResponse:
     if await tables.locate(table_id) is None:  # here, or owned by another process
-        return FileResponse(MISSING_PAGE, status_code=404, media_type="text/html")
+        return page(MISSING_PAGE, status_code=404)
     if not TABLE_PAGE.is_file():
         raise HTTPException(404, detail={"code": "no_page", "message": "the page is not built"})
-    return FileResponse(TABLE_PAGE, media_type="text/html")
+    return page(TABLE_PAGE)

@@ -28,6 +28,9 @@ class TableConfig:
     remembered_intents: int = 32
     #: Worker processes bots think in (``BotWorkers``); 0: a thread.
     bot_processes: int = 0
+    #: Which browser code this server serves (``app.site.client_build``), said in every
+    #: ``welcome``: a page running other code reloads. None: not said (tests).
+    client_build: str | None = None
 
 
 @dataclass(frozen=True)

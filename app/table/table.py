@@ -613,7 +613,8 @@ class Table(TableViews, TableClock):
                 seat.away = False
                 seat.back_by = None
             client.send(messages.encode({"type": "welcome", "table_id": self.id,
-                                         "seat": client.seat, "host": host, "v": self.version}))
+                                         "seat": client.seat, "host": host, "v": self.version,
+                                         "build": self.config.client_build}))
             # Everyone is told: a seat's player is back, or there is one more spectator.
             try:
                 events = await self._pass_host()

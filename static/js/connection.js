@@ -84,6 +84,13 @@ export class Connection {
     this.open();
   }
 
+  /** Close for good, without reconnecting (the page is about to reload). */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+
   get isOpen() {
     return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
   }

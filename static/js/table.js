@@ -19,7 +19,7 @@ import { lineEl } from "./render.js";
 import { setupAlerts, turnAlert } from "./table/alerts.js";
 import {
   ALL_POSITIONS, G, S, gameOver, gameTitle, has, hook, isMyTurn, loadGame, nameOf, plainName,
-  positionOf, say, seatCount, status, tableId, toAct,
+  positionOf, saveList, say, seatCount, status, tableId, toAct,
 } from "./table/state.js";
 import { addChat, addLog, describe, logEvents, renderChat, renderLog, replaceGameLog } from "./table/log.js";
 import { seatEl, tick } from "./table/seats.js";
@@ -115,8 +115,14 @@ function queueMessage(msg) {
 }
 
 function onMessage(msg) {
+  if (S.reloading) return; // this page's code is out of date: the new page takes over
   switch (msg.type) {
     case "welcome":
+      if (S.build && msg.build && msg.build !== S.build) {
+        updateAndReload();
+        return;
+      }
+      S.build = S.build || msg.build || null;
       S.welcomed = true;
       S.seat = msg.seat;
       S.host = Boolean(msg.host);
@@ -163,6 +169,24 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+/**
+ * The server this page reconnected to serves other client code than the page runs (the
+ * site was updated while it was open): this code may not read its messages right. Reload,
+ * keeping the intents whose answer never came: the new page sends them again with their
+ * own ids once its state is in (resendUnanswered), so a move made just before is neither
+ * lost nor made twice.
+ */
+function updateAndReload() {
+  S.reloading = true;
+  conn.stop();
+  saveList("outbox", [...S.outbox.values()]);
+  $("#banner-text").textContent = "Dingo Online was just updated: loading the new version…";
+  $("#banner-btn").hidden = true;
+  $("#banner").className = "banner banner--info";
+  $("#banner").hidden = false;
+  location.reload();
 }
 
 const FRIENDLY_ERRORS = {

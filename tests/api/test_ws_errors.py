@@ -170,7 +170,7 @@ async def test_a_new_socket_with_the_same_token_replaces_the_old_one(live: Live)
     await first.intent({"type": "sit", "seat": 0, "name": "Ann"})
     second = await live.player(table_id, host)
     assert second.frames[0] == {"type": "welcome", "table_id": table_id, "seat": 0,
-                                "host": True, "v": 2}
+                                "host": True, "v": 2, "build": None}
     assert await first.closed_code() == 4001
     table = live.manager.get(table_id)
     assert table is not None and len(table.clients) == 1

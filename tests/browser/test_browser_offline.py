@@ -55,11 +55,14 @@ class Network:
     ("up", lost on its way) or its answers are kept from the page ("down"), or kept from
     the server and answered ``service_unavailable`` as a server does while the table's
     owner cannot be reached ("unreached"; ``reach`` then plays the owner coming back).
+    ``build``: set, every ``welcome`` from then on says the server serves that client code
+    (the site was updated).
     """
 
     def __init__(self, page: Page) -> None:
         self.mode = "up"
         self.hold_intent: str | None = None
+        self.build: str | None = None
         self.held: list[dict[str, Any]] = []
         self.sent: list[list[dict[str, Any]]] = []  # per socket the page opened, in order
         self.open: list[tuple[WebSocketRoute, WebSocketRoute | None]] = []
@@ -97,6 +100,8 @@ class Network:
             server.send(message)
 
         def down(message: str | bytes) -> None:
+            if self.build is not None and json.loads(message)["type"] == "welcome":
+                message = json.dumps({**json.loads(message), "build": self.build})
             if answers_held["on"]:
                 self.held.append(json.loads(message))
             else:
@@ -295,3 +300,43 @@ def test_a_move_the_table_could_not_take_goes_out_again_once_it_is_reached(
     assert page.locator(".toast--error").count() == 0
     log = page.locator("#log li").all_inner_texts()
     assert len([line for line in log if re.match(r"You (?!sat down)", line)]) == 1, log
+
+
+@pytest.mark.parametrize("lost", ["up", "down"])
+def test_a_reconnect_to_an_updated_site_reloads_the_page_and_makes_the_move_once(
+        steady_server: str, open_page: Callable[..., Page], lost: str) -> None:
+    """The site was updated while the page was open: the server it reconnects to serves
+    other client code (``welcome``'s ``build``). The page reloads instead of reading the new
+    server's messages with its old code, and the move whose answer never came is sent
+    again, same id, by the new page: made once whether it was lost on its way up or only
+    its answer on the way down."""
+    page = open_page()
+    net = Network(page)
+    sit_to_play(page, steady_server, "dingo")
+    page.evaluate("window.oldPage = true")
+    net.hold_intent = lost
+    page.locator(ENABLED).first.click()
+    until(page, lambda: bool(net.held) if lost == "up" else any(
+        m.get("ack") is not None or m.get("type") == "ack" for m in net.held[1:]),
+        "the move (up) or its answer (down) to be held")
+    intent = net.held[0]
+
+    net.build = "0123456789abcdef"  # the server after a deploy
+    with page.expect_navigation():
+        net.cut("up")  # the page reconnects by itself, and hears of the new build
+    page.wait_for_selector("#conn.conn--open")
+    assert page.evaluate("window.oldPage") is None, "the page was not reloaded"
+    # The reloaded page's socket: hello, then the same intent, id and all.
+    until(page, lambda: intent in net.sent[-1], "the move to be sent again")
+    assert len(net.sent) == 3 and net.sent[-1][:2] == [net.sent[-1][0], intent], net.sent
+    assert net.sent[-1][0]["type"] == "hello"
+    assert not any(intent["id"] == m.get("id") for m in net.sent[1]), "the old page sent it"
+    page.wait_for_function("!document.querySelector('#hand.hand--busy')")
+    page.wait_for_selector(f'#hand [data-card="{intent["card"]}"]', state="detached")
+    assert page.locator(".toast--error").count() == 0
+    log = page.locator("#log li").all_inner_texts()
+    assert len([line for line in log if re.match(r"You (?!sat down)", line)]) == 1, log
+    assert page.evaluate("sessionStorage.length") == len(page.evaluate(
+        "Object.keys(sessionStorage).filter(k => !k.startsWith('dingo.outbox.'))"))
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.oldPage") is None and len(net.sent) == 3, "reloaded again"

@@ -75,7 +75,7 @@ async def test_host_sits_plays_with_bots_and_sees_only_its_hand(harness: Harness
     _watcher, watched = await harness.join(table)
     client, conn = await harness.join(table, host)
     assert conn.frames[0] == {"type": "welcome", "table_id": table.id, "seat": None,
-                              "host": True, "v": 1}
+                              "host": True, "v": 1, "build": None}
     answer = await submit(table, client, conn, type="sit", seat=0, name=" Ann ", id="s1")
     assert answer == {"type": "ack", "id": "s1", "v": 2}
     assert conn.last("seated") == {"type": "seated", "seat": 0, "token": None, "host": True}

@@ -18,7 +18,11 @@ export const S = {
   state: null,       // the last `state` message, patched by every `delta` since
   resyncing: false,  // a `sync` was sent after a gap: deltas wait for its answer
   pending: null,     // {id, v} of a game intent awaiting its answer
-  outbox: new Map(), // id -> every intent sent whose answer has not come yet (sent again after a reconnect)
+  // id -> every intent sent whose answer has not come yet (sent again after a reconnect;
+  // kept across the reload for a new version of the site: updateAndReload)
+  outbox: new Map(takeList("outbox").map((msg) => [msg.id, msg])),
+  build: null,       // which client code the server serves, from the first `welcome`
+  reloading: false,  // the server serves newer client code: this page is reloading
   offline: false,    // the socket is down, or the fresh state after the reconnect is not in yet
   unreached: new Set(), // ids answered `service_unavailable`: sent again with the next full state
   seq: 0,
@@ -43,6 +47,12 @@ export function loadList(kind) {
 }
 export function saveList(kind, list) {
   try { sessionStorage.setItem(`dingo.${kind}.${tableId}`, JSON.stringify(list)); } catch { /* not kept */ }
+}
+/** A list kept for this tab's next page only: read once, then forgotten. */
+function takeList(kind) {
+  const list = loadList(kind);
+  try { sessionStorage.removeItem(`dingo.${kind}.${tableId}`); } catch { /* nothing kept */ }
+  return list;
 }
 
 // ---- the game's module -----------------------------------------------------------------
