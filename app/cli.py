@@ -16,19 +16,23 @@ from app.observability import configure_logging, log_event
 log = logging.getLogger("app.cli")
 
 #: Garbage-collector thresholds of the server process (``gc.set_threshold``).
-#: What stops every table is the time a collection takes, which grows with the
-#: generation it scans. Each socket keeps a few objects that live for seconds (its
-#: pending receive: coroutines, a future, a frame; its ping timer), so with 4,000 busy
-#: sockets the middle generation fills with ~80,000 of them: CPython's default
-#: (700, 10, 10) then makes a full collection of the ~700,000 live objects about
-#: once a minute (~0.5 s each), and (700, 100, 100) made middle ones of ~80 ms every
-#: second or so. Middle collections every 5 young ones stay small (~10-20 ms at 1,000
-#: busy tables), and a full one waits for 2,000 of them (minutes apart under load).
-#: The server's short-lived objects are freed by reference counting; the cyclic garbage
-#: it makes (uvicorn's HTTP protocol objects left behind by each WebSocket upgrade)
-#: dies young and is collected by the middle generation. docs/benchmarks.md has the
-#: p99 figures (1,000 tables paced: 38-86 ms before, 16-17 ms after, same machine).
-GC_THRESHOLDS = (700, 5, 2000)
+#: What stops every table is the time a collection takes, which grows with the number
+#: of live objects in the generations it scans. A busy server keeps replacing objects
+#: that live for seconds (each table's last views, each socket's pending receive), and
+#: CPython counts a young collection due when allocations *minus deallocations* pass
+#: the first threshold: the views built now and the old ones freed cancel out, so the
+#: young generation holds far more objects than the threshold when it is collected
+#: (2-5 ms each, and 15-35 ms for the middle ones, at 1,000 busy tables with 700).
+#: A first threshold of 100 collects it about seven times as often, each time a
+#: seventh as much: the pauses shrink, and objects that die within a few milliseconds
+#: are never scanned at all. Middle collections every 5 young ones; a full collection
+#: (~0.5 s over the ~700,000 live objects) waits for 16,000 middle ones (minutes apart
+#: under load, as before). The server's short-lived objects are freed by reference
+#: counting; the cyclic garbage it makes (uvicorn's HTTP protocol objects left behind
+#: by each WebSocket upgrade) dies young and is collected by the young and middle
+#: generations. docs/benchmarks.md, "Garbage-collector pauses", has the p99 figures
+#: (1,000 tables paced: 23-32 ms with (700, 5, 2000), 7.4-8.2 ms with these).
+GC_THRESHOLDS = (100, 5, 16000)
 #: Largest request head (request line and every header, cookies included) the server
 #: reads; a bigger one is answered 400 and the connection closed. uvicorn bounds the
 #: head only with its h11 parser (``h11_max_incomplete_event_size``): httptools (its
