@@ -307,8 +307,11 @@ async def play_other_match(live: Live, name: str, options: dict[str, Any], seed:
         elif roll < 0.21 and state["table"]["status"] == "playing":
             # Refused intents: someone else's move, a mangled one, or one on an old version.
             mine = viewers[who].now.state["game"]["legal"]
-            action = mangled(rng, mine, [v.now.state for v in viewers])
-            stale = action is None or rng.random() < 0.2
+            states = [v.now.state for v in viewers]
+            action = mangled(rng, mine, states)
+            for _ in range(0 if refused else 20):  # until one is refused: a short match
+                action = action or mangled(rng, mine, states)  # may have few chances
+            stale = action is None or (bool(refused) and rng.random() < 0.2)
             if stale:
                 action = rng.choice(mine) if mine else {"type": sorted(spec.actions)[0]}
             assert action is not None
