@@ -2,8 +2,8 @@
 
 After a deploy, a table page that stayed open runs the code it loaded before, and that
 code may read an older form of the messages than the new server sends. So the server
-says which client code it serves (``client_build``, in every ``welcome``): a page that
-reconnects to a server with other code than its own reloads itself. And every page and
+says which client code it serves (``client_build``, in every ``welcome``, and in the
+table page itself): a page told of other code than its own reloads itself. And every page and
 file of the client is served ``no-cache`` (the browser revalidates it before each use:
 its ETag makes that a 304 while nothing changed), so that reload, and any page loaded
 after a deploy, runs the new code and never a stale cached module beside new ones.
@@ -16,7 +16,7 @@ import os
 from functools import cache
 from pathlib import Path
 
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 from starlette.types import Scope
@@ -25,6 +25,8 @@ from starlette.types import Scope
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 #: Use a file only after asking the server whether it changed.
 NO_CACHE = {"Cache-Control": "no-cache"}
+#: Where a page asks for the build it belongs to (the table page).
+BUILD_META = '<meta name="dingo-build" content="">'
 
 
 @cache
@@ -45,6 +47,15 @@ def page(file: Path, status_code: int = 200) -> FileResponse:
     """One of the client's HTML pages, revalidated before each use."""
     return FileResponse(file, status_code=status_code, media_type="text/html",
                         headers=NO_CACHE)
+
+
+def page_with_build(file: Path) -> HTMLResponse:
+    """A page that says which client build it belongs to (``BUILD_META``, filled in here):
+    behind a proxy spreading requests over several processes during a rolling deploy,
+    the page and the server a table lives on may hold different builds from the start."""
+    text = file.read_text(encoding="utf-8")
+    filled = text.replace(BUILD_META, f'<meta name="dingo-build" content="{client_build()}">')
+    return HTMLResponse(filled, headers=NO_CACHE)
 
 
 class ClientFiles(StaticFiles):

@@ -61,9 +61,11 @@ async def test_pages_and_client_files_are_revalidated_before_each_use(
             assert again.status_code == 304  # unchanged: nothing sent again
 
 
-async def test_a_table_page_is_revalidated_too(tmp_path: Path) -> None:
+async def test_a_table_page_is_revalidated_too_and_says_its_build(tmp_path: Path) -> None:
     async for live in live_server(tmp_path):
         table_id, _ = await live.create()
         for path in (f"/t/{table_id}", "/t/no-such-table"):
             r = await live.http.get(path)
             assert r.headers["cache-control"] == "no-cache", path
+        page = (await live.http.get(f"/t/{table_id}")).text
+        assert f'<meta name="dingo-build" content="{client_build()}">' in page

@@ -6,13 +6,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 
 from app import games
 from app.api.schemas import GameInfo, TableCreate, TableCreated, TablePublic
 from app.config import Settings
 from app.games.contract import GameError, shown
-from app.site import STATIC_DIR, client_build, page
+from app.site import STATIC_DIR, client_build, page, page_with_build
 from app.table.manager import TableManager
 from app.table.options import TableConfig, TableOptions
 
@@ -126,9 +126,9 @@ async def read_table(table_id: str, tables: TablesDep) -> TablePublic:
 
 
 @router.get("/t/{table_id}", include_in_schema=False)
-async def table_page(table_id: str, tables: TablesDep) -> FileResponse:
+async def table_page(table_id: str, tables: TablesDep) -> Response:
     if await tables.locate(table_id) is None:  # here, or owned by another process
         return page(MISSING_PAGE, status_code=404)
     if not TABLE_PAGE.is_file():
         raise HTTPException(404, detail={"code": "no_page", "message": "the page is not built"})
-    return page(TABLE_PAGE)
+    return page_with_build(TABLE_PAGE)

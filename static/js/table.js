@@ -18,8 +18,8 @@ import { applyDelta } from "./patch.js";
 import { lineEl } from "./render.js";
 import { setupAlerts, turnAlert } from "./table/alerts.js";
 import {
-  ALL_POSITIONS, G, S, gameOver, gameTitle, has, hook, isMyTurn, loadGame, nameOf, plainName,
-  positionOf, saveList, say, seatCount, status, tableId, toAct,
+  ALL_POSITIONS, G, S, gameOver, gameTitle, has, hook, isMyTurn, loadGame, loadList, nameOf,
+  plainName, positionOf, saveList, say, seatCount, status, tableId, toAct,
 } from "./table/state.js";
 import { addChat, addLog, describe, logEvents, renderChat, renderLog, replaceGameLog } from "./table/log.js";
 import { seatEl, tick } from "./table/seats.js";
@@ -118,11 +118,14 @@ function onMessage(msg) {
   if (S.reloading) return; // this page's code is out of date: the new page takes over
   switch (msg.type) {
     case "welcome":
-      if (S.build && msg.build && msg.build !== S.build) {
+      if (S.build && msg.build && msg.build !== S.build && !reloadedForUpdateLately()) {
         updateAndReload();
         return;
       }
-      S.build = S.build || msg.build || null;
+      // (Reloaded a moment ago and still told of other code: a rolling deploy is under
+      // way, and this page may come from a process not updated yet. Carry on: the next
+      // reconnect, once that process is gone, tells again.)
+      S.build = msg.build || S.build;
       S.welcomed = true;
       S.seat = msg.seat;
       S.host = Boolean(msg.host);
@@ -182,12 +185,20 @@ function updateAndReload() {
   S.reloading = true;
   conn.stop();
   saveList("outbox", [...S.outbox.values()]);
+  saveList("updated", [Date.now()]);
   $("#banner-text").textContent = "Dingo Online was just updated: loading the new version…";
   $("#banner-btn").hidden = true;
   $("#banner").className = "banner banner--info";
   $("#banner").hidden = false;
   location.reload();
 }
+
+/** Whether this tab reloaded for a new version of the site in the last minute. */
+function reloadedForUpdateLately() {
+  const [at] = loadList("updated");
+  return typeof at === "number" && Date.now() - at < RELOAD_AGAIN_AFTER_MS;
+}
+const RELOAD_AGAIN_AFTER_MS = 60000;
 
 const FRIENDLY_ERRORS = {
   stale_version: "The table moved on before your move arrived. Have another look and try again.",

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from app.site import client_build
+
 from .browserkit import DESKTOP, PHONE, app_server, create_table, shot
 
 if TYPE_CHECKING:
@@ -340,3 +342,26 @@ def test_a_reconnect_to_an_updated_site_reloads_the_page_and_makes_the_move_once
         "Object.keys(sessionStorage).filter(k => !k.startsWith('dingo.outbox.'))"))
     page.wait_for_timeout(500)
     assert page.evaluate("window.oldPage") is None and len(net.sent) == 3, "reloaded again"
+
+
+def test_a_page_whose_server_runs_other_code_from_the_start_reloads_once(
+        steady_server: str, open_page: Callable[..., Page]) -> None:
+    """A rolling deploy: the page came from a process on one build, the table lives on a
+    process on another. The page reloads once; told of other code again within a minute
+    (served by a process not updated yet), it carries on instead of reloading for ever."""
+    page = open_page()
+    net = Network(page)
+    sit_to_play(page, steady_server, "dingo")
+    assert page.get_attribute('meta[name="dingo-build"]', "content") == client_build()
+    net.build = "fedcba9876543210"  # the table's process runs other code
+    loads: list[str] = []
+    page.on("load", lambda p: loads.append(p.url))
+    page.reload()  # the same page loaded again, from a process on the old build
+    page.wait_for_selector(ENABLED)
+    page.wait_for_timeout(1500)
+    assert len(loads) == 2, loads  # the test's reload, then the page's own: not more
+    assert len(net.sent) == 3, net.sent  # a socket per page: before, and after each load
+    card = page.locator(ENABLED).first.get_attribute("data-card")
+    page.locator(ENABLED).first.click()
+    page.wait_for_selector(f'#hand [data-card="{card}"]', state="detached")
+    assert page.locator(".toast--error").count() == 0

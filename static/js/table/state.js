@@ -21,7 +21,8 @@ export const S = {
   // id -> every intent sent whose answer has not come yet (sent again after a reconnect;
   // kept across the reload for a new version of the site: updateAndReload)
   outbox: new Map(takeList("outbox").map((msg) => [msg.id, msg])),
-  build: null,       // which client code the server serves, from the first `welcome`
+  // the client code this page runs: the build its page says, else the first `welcome`'s
+  build: document.querySelector('meta[name="dingo-build"]')?.content || null,
   reloading: false,  // the server serves newer client code: this page is reloading
   offline: false,    // the socket is down, or the fresh state after the reconnect is not in yet
   unreached: new Set(), // ids answered `service_unavailable`: sent again with the next full state
