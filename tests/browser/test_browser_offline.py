@@ -163,6 +163,17 @@ def retry_now(page: Page) -> None:
             raise
 
 
+def hold_a_move(page: Page, net: Network, lost: str) -> dict[str, Any]:
+    """Make the first move offered, and keep it from the server (``lost`` "up") or its
+    answers from the page ("down"); the intent."""
+    net.hold_intent = lost
+    page.locator(ENABLED).first.click()
+    until(page, lambda: bool(net.held) if lost == "up" else any(
+        m.get("ack") is not None or m.get("type") == "ack" for m in net.held[1:]),
+        "the move (up) or its answer (down) to be held")
+    return net.held[0]
+
+
 def back_online(page: Page, net: Network) -> None:
     """Restore the network and reconnect at once (the banner's "Retry now")."""
     net.mode = "up"
@@ -247,12 +258,7 @@ def test_a_move_sent_just_before_the_drop_is_made_once_after_the_reconnect(
     page = open_page()
     net = Network(page)
     sit_to_play(page, steady_server, game)
-    net.hold_intent = lost
-    page.locator(ENABLED).first.click()
-    until(page, lambda: bool(net.held) if lost == "up" else any(
-        m.get("ack") is not None or m.get("type") == "ack" for m in net.held[1:]),
-        "the move (up) or its answer (down) to be held")
-    intent = net.held[0]
+    intent = hold_a_move(page, net, lost)
     card = intent.get("card") or (intent.get("cards") or [None])[0]
     assert card, intent
     net.cut("refuse")
@@ -316,12 +322,7 @@ def test_a_reconnect_to_an_updated_site_reloads_the_page_and_makes_the_move_once
     net = Network(page)
     sit_to_play(page, steady_server, "dingo")
     page.evaluate("window.oldPage = true")
-    net.hold_intent = lost
-    page.locator(ENABLED).first.click()
-    until(page, lambda: bool(net.held) if lost == "up" else any(
-        m.get("ack") is not None or m.get("type") == "ack" for m in net.held[1:]),
-        "the move (up) or its answer (down) to be held")
-    intent = net.held[0]
+    intent = hold_a_move(page, net, lost)
 
     net.build = "0123456789abcdef"  # the server after a deploy
     with page.expect_navigation():
