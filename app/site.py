@@ -2,8 +2,8 @@
 
 After a deploy, a table page that stayed open runs the code it loaded before, and that
 code may read an older form of the messages than the new server sends. So the server
-says which client code it serves (``client_build``, in every ``welcome``, and in the
-table page itself): a page told of other code than its own reloads itself. And every page and
+says which client code it serves (``client_build``): in every ``welcome``, and in the
+table page itself; a page told of other code than its own reloads. And every page and
 file of the client is served ``no-cache`` (the browser revalidates it before each use:
 its ETag makes that a 304 while nothing changed), so that reload, and any page loaded
 after a deploy, runs the new code and never a stale cached module beside new ones.

@@ -175,11 +175,11 @@ function onMessage(msg) {
 }
 
 /**
- * The server this page reconnected to serves other client code than the page runs (the
- * site was updated while it was open): this code may not read its messages right. Reload,
- * keeping the intents whose answer never came: the new page sends them again with their
- * own ids once its state is in (resendUnanswered), so a move made just before is neither
- * lost nor made twice.
+ * The server this page is connected to serves other client code than the page runs (the
+ * site was updated while it was open, or a rolling deploy is under way): this code may not
+ * read its messages right. Reload, keeping the intents whose answer never came: the new
+ * page sends them again with their own ids once its state is in (resendUnanswered), so a
+ * move made just before is neither lost nor made twice.
  */
 function updateAndReload() {
   S.reloading = true;

@@ -23,7 +23,7 @@ export const S = {
   outbox: new Map(takeList("outbox").map((msg) => [msg.id, msg])),
   // the client code this page runs: the build its page says, else the first `welcome`'s
   build: document.querySelector('meta[name="dingo-build"]')?.content || null,
-  reloading: false,  // the server serves newer client code: this page is reloading
+  reloading: false,  // the server serves other client code: this page is reloading
   offline: false,    // the socket is down, or the fresh state after the reconnect is not in yet
   unreached: new Set(), // ids answered `service_unavailable`: sent again with the next full state
   seq: 0,
