@@ -53,9 +53,15 @@ def page_with_build(file: Path) -> HTMLResponse:
     """A page that says which client build it belongs to (``BUILD_META``, filled in here):
     behind a proxy spreading requests over several processes during a rolling deploy,
     the page and the server a table lives on may hold different builds from the start."""
-    text = file.read_text(encoding="utf-8")
-    filled = text.replace(BUILD_META, f'<meta name="dingo-build" content="{client_build()}">')
-    return HTMLResponse(filled, headers=NO_CACHE)
+    return HTMLResponse(_filled(file), headers=NO_CACHE)
+
+
+@cache
+def _filled(file: Path) -> str:
+    """``file`` with its build filled in, read once: like ``client_build``, it stands for
+    the files the process started with."""
+    build = BUILD_META.replace('content=""', f'content="{client_build()}"')
+    return file.read_text(encoding="utf-8").replace(BUILD_META, build)
 
 
 class ClientFiles(StaticFiles):

@@ -309,8 +309,9 @@ async def play_other_match(live: Live, name: str, options: dict[str, Any], seed:
             mine = viewers[who].now.state["game"]["legal"]
             states = [v.now.state for v in viewers]
             action = mangled(rng, mine, states)
-            for _ in range(0 if refused else 20):  # until one is refused: a short match
-                action = action or mangled(rng, mine, states)  # may have few chances
+            tries = 0 if refused else 20  # until one is refused: a short match may have
+            while action is None and tries:  # few chances to refuse one
+                action, tries = mangled(rng, mine, states), tries - 1
             stale = action is None or (bool(refused) and rng.random() < 0.2)
             if stale:
                 action = rng.choice(mine) if mine else {"type": sorted(spec.actions)[0]}
