@@ -775,11 +775,13 @@ class Table(TableViews, TableClock):
             except (TableError, GameError) as e:
                 reply = self._refuse(client, e.code, str(e), intent_id)
             else:
-                reply = messages.ack(intent_id, self.version)
                 self._settle()
                 self._announce(events, acked=(client, intent_id))
                 if self.metrics is not None and intent["type"] in self.game.actions:
                     self.metrics.record_action(time.perf_counter() - started)
+                if intent_id is None or intent_id in self._replies.get(_reply_key(client), ()):
+                    return  # ``_fold`` remembered the ack with the intent's (last) entry
+                reply = messages.ack(intent_id, self.version)
             if intent_id is not None:
                 self._remember(_reply_key(client), intent_id, reply)
 

@@ -608,6 +608,29 @@ async def test_a_vote_at_the_wrong_time_is_refused_and_logs_nothing(vote_harness
     assert await refused(watcher, "ready") == "not_seated"
 
 
+async def test_a_repeated_vote_logs_nothing_and_a_retry_of_it_gets_its_first_answer(
+        vote_harness: Harness) -> None:
+    """The one intent acked without a log entry (a seat that has voted votes again): its
+    answer is remembered all the same, so a retry once the table has moved on is answered
+    with the version it was acked at, not the table's version now."""
+    h = vote_harness
+    table, host = await h.table(games_to_win=2, bots=((2, "random"), (3, "random")))
+    a = await h.seat(table, 0, "Ann", host)
+    b = await h.seat(table, 1, "Bob")
+    await table.submit(a[0], {"type": "start"})
+    await play_random(table, {0: a, 1: b}, random.Random(5),
+                      lambda: table.status != "playing")
+    assert table.status == "between_games"
+    await submit(table, *a, type="ready")
+    logged = len(h.store.entries(table.id))
+    first = await submit(table, *a, type="ready", id="again")
+    assert first == {"type": "ack", "id": "again", "v": table.version}
+    assert len(h.store.entries(table.id)) == logged
+    await submit(table, *a, type="remove_bot", seat=3)  # the table moves on
+    assert table.version == first["v"] + 1
+    assert await raw_answer(table, *a, {"type": "ready", "id": "again"}) == first
+
+
 async def test_a_vote_is_in_time_from_any_version_since_the_game_ended(
         vote_harness: Harness) -> None:
     """Votes move the version now: one sent with the version it saw must not be refused
