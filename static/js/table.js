@@ -310,7 +310,7 @@ function makeCtx(prev = null) {
     act,
     busy: Boolean(S.pending) || S.inert || S.offline,
     myTurn: isMyTurn(),
-    toAct: state ? toAct(state.game) : [],
+    toAct: toAct(state),
     status: state ? state.table.status : "lobby",
     position: positionOf,
     view: state ? state.game : null,
@@ -336,7 +336,7 @@ function onState(msg) {
   // makes). A state from someone else's move meanwhile (the other half of a simultaneous
   // decision) is not that answer: the hand stays busy, else a second move would go out and
   // be refused as stale. Only a state that no longer asks this seat ends the wait.
-  if (S.pending && !toAct(msg.game).includes(S.seat)) S.pending = null;
+  if (S.pending && !toAct(msg).includes(S.seat)) S.pending = null;
   if (msg.log) replaceGameLog(msg.log, makeCtx());
   if (S.wasLost && prev) addLog([["Reconnected."]], "meta");
   S.wasLost = false;
@@ -633,7 +633,7 @@ function promptFor(ctx) {
   if (ctx.myTurn && S.pending) return { parts: ["Sending…"], act: true };
   if (!ctx.myTurn) {
     const prefix = watching ? "You are watching. " : "";
-    for (const who of toAct(g)) {
+    for (const who of toAct(state)) {
       const waiting = state.seats[who];
       if (waiting && waiting.kind === "human" && (!waiting.connected || waiting.away)) {
         return { parts: [`${prefix}Waiting for ${plainName(who)} (${waiting.away ? "away: a bot plays for now" : "disconnected"}).`] };

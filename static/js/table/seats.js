@@ -11,7 +11,7 @@ export function seatEl(info, ctx, { send, sitAt }) {
   const g = S.state.game;
   const seat = info.seat;
   const isMe = seat === S.seat && S.seat !== null;
-  const turn = Boolean(g && toAct(g).includes(seat) && !gameOver());
+  const turn = Boolean(g && toAct().includes(seat) && !gameOver());
   const plate = g ? hook("plate", seat, g, ctx) || {} : {};
   const winner = Boolean(plate.winner);
   const el = h("div", {

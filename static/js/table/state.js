@@ -122,19 +122,16 @@ export function positionOf(seat) {
   return list[(seat - baseSeat() + n) % n];
 }
 
-/** The seats that may act now: `state.to_act` (else the view's `to_act`, a list or one seat). */
-export function toAct(g) {
-  if (!g) return [];
-  if (S.state && Array.isArray(S.state.to_act)) return S.state.to_act;
-  if (g.to_act === null || g.to_act === undefined) return [];
-  return Array.isArray(g.to_act) ? g.to_act : [g.to_act];
+/** The seats that may act now: `state.to_act` (by default the current state's). Every
+ * state and delta carries it, in the lobby too (`[]`): a game's view need not say it. */
+export function toAct(state = S.state) {
+  return (state && state.to_act) || [];
 }
 
 /** Whether `state` (by default the current one) asks this seat for a move. */
 export function isMyTurn(state = S.state) {
   const g = state && state.game;
-  const seats = Array.isArray(state && state.to_act) ? state.to_act : toAct(g);
-  return Boolean(g && !S.inert && S.seat !== null && seats.includes(S.seat) && g.legal && g.legal.length);
+  return Boolean(g && !S.inert && S.seat !== null && toAct(state).includes(S.seat) && g.legal && g.legal.length);
 }
 
 export function status() {
