@@ -376,6 +376,8 @@ def _common_change(old: dict[str, Any], new: dict[str, Any]) -> tuple[JSON, patc
     gone: patch.Gone = []
     for key, value in new.items():
         before = old[key]
+        if before is value:  # most sections are kept while they are equal (``_common``)
+            continue
         if key == "timer" and before is not None and value is not None and (
                 before["deadline"] == value["deadline"] and before["seats"] == value["seats"]):
             continue
