@@ -19,7 +19,16 @@ ROUNDS: tuple[tuple[str, int], ...] = (
     (DISCARD, 0), (PASS, 1), (DISCARD, 0), (PASS, 2), (DISCARD, 0), (PASS, 3), (DISCARD, 0),
 )
 DIRECTIONS = {1: "left", 2: "across", 3: "right"}
-ROUND_NAMES = ("discard 1", "pass left", "discard 2", "pass across", "discard 3",
-               "pass right", "discard 4")
+
+
+def round_name(kind: str, detail: str | int) -> str:
+    """An exchange round as a view's ``stage`` names it: ``discard 2``, ``pass left``
+    (``detail``: a discard round's number, a pass round's direction)."""
+    return f"{kind} {detail}"
+
+
+#: Each round's name: discard 1, pass left, discard 2, ... discard 4.
+ROUND_NAMES = tuple(round_name(kind, DIRECTIONS[offset] if kind == PASS else n // 2 + 1)
+                    for n, (kind, offset) in enumerate(ROUNDS))
 #: Each round is one decision by each of the four seats.
 EXCHANGE_STEPS = len(ROUNDS) * 4

@@ -18,7 +18,7 @@ from app.game.actions import PASS
 from app.game.actions import read_action as engine_read_action
 from app.game.determinize import knowledge, sample
 from app.game.hard import HardBot
-from app.game.phases import EXCHANGE
+from app.game.phases import EXCHANGE, round_name
 from app.game.replay import replay_line
 
 from ..contract import JSON, Event, GameSpec, Illegal, Malformed, MatchState, Option, shown
@@ -255,8 +255,7 @@ def engine_view(view: JSON) -> JSON:
     decision = view["decision"]
     kind = decision["kind"]
     stage = (view["phase"] if view["phase"] != EXCHANGE
-             else f"pass {decision['direction']}" if kind == PASS
-             else f"discard {decision['round']}")
+             else round_name(kind, decision["direction"] if kind == PASS else decision["round"]))
     return {**view, "to_act": seat, "stage": stage, "decision": {**decision, "seat": seat}}
 
 
