@@ -781,7 +781,7 @@ class Table(TableViews, TableClock):
                     self.metrics.record_action(time.perf_counter() - started)
                 if intent_id is None or intent_id in self._replies.get(_reply_key(client), ()):
                     return  # ``_fold`` remembered the ack with the intent's (last) entry
-                reply = messages.ack(intent_id, self.version)
+                reply = messages.ack(intent_id, self.version)  # acked without an entry
             if intent_id is not None:
                 self._remember(_reply_key(client), intent_id, reply)
 

@@ -85,9 +85,7 @@ function showConnection(status) {
     $("#banner-text").textContent = "Reconnecting… your moves are paused until it is back.";
     btn.hidden = true;
   } else if (status.state === "stopped") {
-    $("#banner-text").textContent = status.reason;
-    banner.className = "banner banner--info";
-    banner.hidden = false;
+    notice(status.reason);
     if (status.code === 4001) {
       // Another tab holds the seat now: this one only shows the table.
       S.inert = true;
@@ -99,10 +97,16 @@ function showConnection(status) {
       btn.hidden = false;
       btn.onclick = () => conn.restart();
       render();
-    } else {
-      btn.hidden = true;
     }
   }
+}
+
+/** The banner as a notice without a button: the connection ended, or the page reloads. */
+function notice(text) {
+  $("#banner-text").textContent = text;
+  $("#banner-btn").hidden = true;
+  $("#banner").className = "banner banner--info";
+  $("#banner").hidden = false;
 }
 
 /** Messages are handled in order; the first `state` waits for its game's module to load. */
@@ -186,10 +190,7 @@ function updateAndReload() {
   conn.stop();
   saveList("outbox", [...S.outbox.values()]);
   saveList("updated", [Date.now()]);
-  $("#banner-text").textContent = "Dingo Online was just updated: loading the new version…";
-  $("#banner-btn").hidden = true;
-  $("#banner").className = "banner banner--info";
-  $("#banner").hidden = false;
+  notice("Dingo Online was just updated: loading the new version…");
   location.reload();
 }
 
