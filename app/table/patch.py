@@ -59,7 +59,12 @@ def change(old: Any, new: Any, path: Path, gone: Gone) -> Any:
                 before = old[key]
                 if before is value:
                     continue
-                if type(value) is type(before) and type(value) in _PLAIN:
+                value_type = type(value)
+                if value_type is type(before) and (
+                        value_type in _PLAIN or (value_type is list and not (
+                            value and len(value) == len(before) and type(value[0]) is dict))):
+                    # A scalar, or a list that is sent whole when it changed (not patched
+                    # item by item: see below): most keys of a view, compared without a call.
                     if before != value:
                         patch[key] = value
                     continue
