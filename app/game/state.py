@@ -604,7 +604,9 @@ class Game(GameViews):
         self.hunt = None
         self.last_hunt_record = record
         if self.record_events:
-            self._emit(record.to_dict())
+            public = record.to_dict()
+            self._hunt_emitted = (record, public)  # the view's ``last_hunt`` too
+            self._emit(public)
 
     def _start_ace_hunt(self) -> None:
         self.next_rank = ACE + 1

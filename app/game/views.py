@@ -71,6 +71,8 @@ class GameViews:
     # The views' own caches, emptied by ``_init_view_caches``.
     # (last_hunt_record, the view's pile fields): see ``_pile_view``
     _piles_seen: tuple[HuntRecord | None, dict[str, Any]] | None
+    # (the last hunt's record, its ``hunt_result`` event's public form), when emitted
+    _hunt_emitted: tuple[HuntRecord, dict[str, Any]] | None
     # per seat: (passes made, passes received, the view's entries): ``_exchange_view``
     _exchanges_seen: list[tuple[int, int, list[dict[str, Any]], list[dict[str, Any]]] | None]
 
@@ -90,6 +92,7 @@ class GameViews:
     def _init_view_caches(self) -> None:
         """Start with nothing cached (a new game)."""
         self._piles_seen = None
+        self._hunt_emitted = None
         self._exchanges_seen = [None] * 4
 
     def hand(self, seat: int) -> list[str]:
@@ -142,9 +145,12 @@ class GameViews:
         seen = self._piles_seen
         if seen is not None and seen[0] is record:
             return seen[1]
+        emitted = self._hunt_emitted
         fields = {
             "dead_rabbits": codes(self.dead),
-            "last_hunt": None if record is None else record.to_dict(),
+            # The same dict as the hunt's event, when there was one (both read-only).
+            "last_hunt": (None if record is None else emitted[1]
+                          if emitted is not None and emitted[0] is record else record.to_dict()),
             "score_piles": [codes(p) for p in self.score_piles],
             "penalty_piles": [codes(p) for p in self.penalty_piles],
             "scores": self.running_scores(),

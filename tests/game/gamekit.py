@@ -77,7 +77,7 @@ def snapshot(game: Game) -> dict[str, Any]:
     """Everything a game holds, deep-copied, for before/after comparisons (not its view cache)."""
     return copy.deepcopy({k: v for k, v in vars(game).items()
                           if k not in ("_events", "seed", "record_events", "_piles_seen",
-                                       "_exchanges_seen")})
+                                       "_exchanges_seen", "_hunt_emitted")})
 
 
 def random_game(seed: int, *, open_discards: bool = False, dealer: int | None = None) -> Game:
