@@ -278,6 +278,7 @@ class TableViews:
                old: Shown) -> Shown:
         """What ``viewer`` is shown now. A private part the game's ``ViewKeys`` knows to be
         unchanged since ``old`` is ``old``'s (the same object), not built again."""
+        key: Hashable | None = None
         keys = self._keys
         if keys is not None:
             key = keys.private_key(viewer)
@@ -285,10 +286,11 @@ class TableViews:
                 key = (viewer, self._deals, key)
                 if key == old.key and old.private is not None:
                     return Shown(self.version, common, None, shared, old.private, key)
-            view, private = self._view(viewer, shared)
-            return Shown(self.version, common, view, shared, private, key)
-        view, private = self._view(viewer, shared)
-        return Shown(self.version, common, view, shared, private)
+        split = self._split
+        if split is not None:  # ``Shown`` keeps the two parts: they are not joined here
+            return Shown(self.version, common, None, shared, split.private_view(viewer), key)
+        view, _ = self._view(viewer, shared)
+        return Shown(self.version, common, view, None, None, key)
 
     def _delta(self, old: Shown, new: Shown, common: dict[str, Any], shared: JSON | None,
                forms: list[JSON], common_changes: dict[int, tuple[JSON, patch.Gone]],
