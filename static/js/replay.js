@@ -228,7 +228,8 @@ function statusOf(view) {
 function ctxFor(frame, view, prev) {
   return {
     seat: R.seen, seats: R.data.seats,
-    name: (seat) => nameOf(seat), plainName: (seat) => nameOf(seat), say,
+    // A replay names every seat, the one it is seen from too.
+    name: (seat) => nameOf(seat), plainName: (seat) => nameOf(seat), say, sayYou: (text) => (text ? say(text) : ""),
     act: () => {}, busy: true, myTurn: false, replay: true,
     status: statusOf(view), position: positionOf,
     view, prev, events: frame.events || [], match: null, options: {},

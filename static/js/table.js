@@ -19,7 +19,7 @@ import { lineEl } from "./render.js";
 import { setupAlerts, turnAlert } from "./table/alerts.js";
 import {
   ALL_POSITIONS, G, S, gameOver, gameTitle, has, hook, isMyTurn, loadGame, loadList, nameOf,
-  plainName, positionOf, saveList, say, seatCount, status, tableId, toAct,
+  plainName, positionOf, saveList, say, sayYou, seatCount, status, tableId, toAct,
 } from "./table/state.js";
 import { addChat, addLog, describe, logEvents, renderChat, renderLog, replaceGameLog } from "./table/log.js";
 import { seatEl, tick } from "./table/seats.js";
@@ -308,6 +308,7 @@ function makeCtx(prev = null) {
     name: (seat) => nameOf(seat),
     plainName: (seat) => plainName(seat),
     say,
+    sayYou,
     act,
     busy: Boolean(S.pending) || S.inert || S.offline,
     myTurn: isMyTurn(),

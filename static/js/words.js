@@ -23,6 +23,29 @@ export function signed(n) {
 
 export const SEAT_LABELS = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"];
 
+/** The verbs of the servers' narration (`say`) in the second person. */
+const SECOND_PERSON = {
+  commits: "commit", deals: "deal", decides: "decide", does: "do", foreplaces: "foreplace",
+  has: "have", holds: "hold", is: "are", leads: "lead", must: "must", plays: "play",
+  scores: "score", wins: "win",
+};
+
+/**
+ * A server's `say` with `{seat}` as "you" and its verb in the second person ("{1} wins" →
+ * "you win", "{0} now holds" → "You now hold", "{1}'s" → "your"); every other `{n}` is left
+ * for the names. "You" at the start of a sentence.
+ */
+export function secondPerson(text, seat) {
+  const mine = new RegExp(`\\{${seat}\\}(?:('s)\\b|\\s+((?:now|also|still)\\s+)?(\\w+))?`, "g");
+  return text.replace(mine, (whole, owner, adverb, verb, at, all) => {
+    const start = at === 0 || /[.!?]\s*$/.test(all.slice(0, at));
+    if (owner) return start ? "Your" : "your";
+    const you = start ? "You" : "you";
+    if (!verb) return you;
+    return `${you} ${adverb || ""}${SECOND_PERSON[verb] || verb}`;
+  });
+}
+
 /**
  * names(seat) gives the display name ("You" for the viewer); the sentences
  * below only use it at the start of a clause or after a verb.

@@ -209,6 +209,7 @@ HARNESS_HTML = """<!doctype html>
 </main>
 <script type="module">
 import mate from "/static/js/games/mate/index.js";
+import { secondPerson } from "/static/js/words.js";
 const all = await (await fetch("/harness/views.json")).json();
 const params = new URLSearchParams(location.search);
 const sc = all[params.get("s")];
@@ -219,6 +220,8 @@ const ctx = {
   seat, seats: 2,
   name: (s) => (s === seat ? "You" : names[s]),
   say: (t) => t.replace(/\\{(\\d)\\}/g, (_, d) => ctx.name(Number(d))),
+  // as the table frame's: this seat in the second person, then the names
+  sayYou: (t) => (t ? ctx.say(seat === null ? t : secondPerson(t, seat)) : ""),
   act: (a) => { window.acted.push(a); },
   busy: params.has("busy"),
   myTurn: seat !== null && sc.view.to_act.includes(seat),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import mimetypes
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,7 @@ HARNESS = """<!doctype html>
 <script type="module">
 import game from "/static/js/games/divide/index.js";
 import { h, fill } from "/static/js/dom.js";
+import { secondPerson } from "/static/js/words.js";
 const NAMES = ["Ann", "Ada \\u00b7 bot"];
 window.acts = [];
 window.flashes = [];
@@ -70,6 +72,7 @@ window.show = (sc, { busy = false, results = true, events = [] } = {}) => {
   const say = (t) => t.replace(/\\{(\\d)\\}/g, (_, s) => NAMES[Number(s)]);
   const ctx = {
     seat, seats: 2, name, plainName: (s) => NAMES[s], say, busy,
+    sayYou: (t) => (t ? say(seat === null ? t : secondPerson(t, seat)) : ""),
     act: (a) => window.acts.push(a),
     myTurn: seat !== null && sc.view.to_act.includes(seat) && sc.view.legal.length > 0,
     status: sc.status,
@@ -517,7 +520,8 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
         assert look["named"] == 0, look
         assert look["looks"] == 1, look
         for line in look["log"]:
-            assert "has committed the" not in line or line.startswith("Ann "), line
+            # Only our own commitment names its card: "You have committed the 9."
+            assert "committed the" not in line or line.startswith("You have committed the "), line
         assert_no_horizontal_overflow(page)
         if not secrets:
             shot(page, "divide-live-bot-committed-desktop")
@@ -539,6 +543,12 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     assert watcher.evaluate("window.slotsDown") > 0
     assert "wins the match" in page.inner_text(".winner-line") or \
         "win the match" in page.inner_text(".winner-line")
+    # The log speaks to its reader as the strip above the prompt does: "you", never "Ann".
+    log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    assert any(line.startswith("You have committed the ") for line in log), log
+    assert any(re.search(r"(, you win|, Bruno · bot wins)\.$", line) for line in log), log
+    played = log[log.index("The match begins."):]  # (before it, "Ann sat down in seat 1.")
+    assert not any("Ann" in line for line in played), played
     assert page.locator("#dc-results tbody tr[data-number]").count() == 10
 
     # The record: each time the bot's card was down, that card was among its cards drawn.

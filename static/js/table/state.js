@@ -3,7 +3,7 @@
 
 import { toast } from "../dom.js";
 import { fillNames, loadGameModule, safeGameName } from "../games/load.js";
-import { SEAT_LABELS } from "../words.js";
+import { SEAT_LABELS, secondPerson } from "../words.js";
 import { seatNames } from "../render.js";
 import fallbackModule from "./fallback.js";
 
@@ -112,6 +112,12 @@ export function plainName(seat, state = S.state) {
 /** The server's narration with `{0}`, `{1}` … replaced by seat names. */
 export function say(text) {
   return fillNames(text, plainName);
+}
+
+/** `say`, but this browser's seat is "you", its verb in the second person ("you win"). */
+export function sayYou(text) {
+  if (!text) return "";
+  return say(S.seat === null ? text : secondPerson(text, S.seat));
 }
 
 /** Seat shown at the bottom: mine, or seat 0 for a spectator. */

@@ -333,6 +333,12 @@ export default {
     return event.type === "battle" ? "hunt" : "";
   },
 
+  /** The server's `say` in this seat's words ("You have committed the 3", "you win"), as
+   * the strip above the prompt says it. */
+  describe(event, ctx) {
+    return event && event.say ? ctx.sayYou(event.say) : null;
+  },
+
   scoreboard(match, ctx) {
     const seats = [0, 1];
     const head = h("tr", {}, h("th", {}, "Game"), seats.map((s) => h("th", { title: ctx.name(s) }, ctx.name(s))));

@@ -56,30 +56,9 @@ function screenOrder(ctx) {
   return [first, 1 - first];
 }
 
-// The server's narration names seats as {0} and {1} in the third person ("{0} scores").
-// For the viewer's own seat the verb is put in the second person ("you score") before the
-// frame's ctx.say fills in the other names. Only the grammar changes, never the facts.
-const SECOND_PERSON = {
-  scores: "score", leads: "lead", plays: "play", has: "have", wins: "win", deals: "deal",
-  does: "do", is: "are", foreplaces: "foreplace", must: "must", decides: "decide",
-};
-
-/** `text` (a server `say`) in words for this browser: names filled in, "you" for its seat. */
-function sayFor(ctx, text) {
-  if (!text) return "";
-  if (ctx.seat === null || ctx.seat === undefined) return ctx.say(text);
-  const me = ctx.seat;
-  const mine = new RegExp(`\\{${me}\\}('s\\b|\\s+(\\w+))?`, "g");
-  const out = text.replace(mine, (whole, tail, verb, at, all) => {
-    const start = at === 0 || /[.!?]\s*$/.test(all.slice(0, at));
-    const you = start ? "You" : "you";
-    if (tail === "'s") return start ? "Your" : "your";
-    if (verb) return `${you} ${SECOND_PERSON[verb] || verb}`;
-    return you;
-  });
-  return ctx.say(out);
-}
-
+// The server's narration names seats as {0} and {1} in the third person ("{0} scores");
+// ctx.sayYou puts the viewer's own seat in the second person ("you score") and fills in the
+// other names. Only the grammar changes, never the facts.
 const label = (text, extra = {}) => h("span", { class: "mate-label", ...extra }, text);
 
 // ---- the board -------------------------------------------------------------------------
@@ -187,11 +166,11 @@ function worthEl(b, ctx, order) {
   if (!w) return null;
   const values = /\(([^()]*)\)\.?\s*$/.exec(w.say || "");
   const parts = [...order].reverse().map((s) => `\u00d7\u202f${w.multipliers[s]} for ${nameIn(ctx, s)}`);
-  return h("div", { class: "mate-worth", title: sayFor(ctx, w.say) },
+  return h("div", { class: "mate-worth", title: ctx.sayYou(w.say) },
     h("span", { class: "mate-worth__head" }, "A mate now scores the card's value"),
     h("span", { class: "mate-worth__mult" }, parts.join(" \u00b7 ")),
     values ? h("span", { class: "mate-worth__values" }, `values: ${values[1]}`) : null,
-    h("span", { class: "sr-only" }, sayFor(ctx, w.say)));
+    h("span", { class: "sr-only" }, ctx.sayYou(w.say)));
 }
 
 /** The move on the table: the card led now (and the answer to come), or the last move. */
@@ -242,7 +221,7 @@ function nowPanel(view, ctx, order) {
       cards.appendChild(spot(seat, code, words, { won: last.winner === seat, again, cls: code === null && "mate-spot--mated" }));
     }
     if (b.phase === "over" && b.result) {
-      text = sayFor(ctx, b.result.say);
+      text = ctx.sayYou(b.result.say);
     } else if (last.winner !== null && last.winner !== undefined) {
       const next = b.to_lead;
       text = `${nameStart(ctx, last.winner)} won move ${last.move}`
@@ -392,7 +371,7 @@ function scoreboardEl(match, ctx) {
         mater ? h("span", { class: "mate-sb__how" }, howWords(r)) : null,
         r && r.mated === null && s === 0 ? h("span", { class: "mate-sb__how" }, "draw") : null);
     });
-    rows.push(h("tr", { title: r ? sayFor(ctx, r.say) : null, dataset: { game: String(i + 1) } }, head, cells));
+    rows.push(h("tr", { title: r ? ctx.sayYou(r.say) : null, dataset: { game: String(i + 1) } }, head, cells));
   }
   const totals = match.totals || [0, 0];
   rows.push(h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"),
@@ -428,7 +407,7 @@ function resultsEl(view, why, ctx) {
   const box = h("div", { class: "mate-results", id: "mate-results" });
   const say = h("div", { class: "mate-results__say" },
     r.card ? card(r.card, { size: "sm", classes: ["mate-won"] }) : null,
-    h("p", { id: "mate-say" }, sayFor(ctx, r.say)));
+    h("p", { id: "mate-say" }, ctx.sayYou(r.say)));
   box.appendChild(say);
   const scoreRows = [0, 1].map((s) => h("tr", { dataset: { seat: String(s) } },
     h("th", { scope: "row" }, ctx.name(s)),
@@ -451,7 +430,7 @@ function resultsEl(view, why, ctx) {
     }
     box.appendChild(reveal);
   }
-  if (m.over) box.appendChild(h("p", { class: "mate-results__match" }, sayFor(ctx, view.prompt)));
+  if (m.over) box.appendChild(h("p", { class: "mate-results__match" }, ctx.sayYou(view.prompt)));
   else box.appendChild(h("p", { class: "mate-results__next" },
     m.game_number % 2 === 1
       ? `Next: game ${m.game_number + 1}, the same deal with the hands exchanged.`
@@ -505,10 +484,10 @@ export default {
   },
 
   prompt(view, ctx) {
-    return view && view.prompt ? sayFor(ctx, view.prompt) : null;
+    return view && view.prompt ? ctx.sayYou(view.prompt) : null;
   },
 
   describe(event, ctx) {
-    return event && event.say ? sayFor(ctx, event.say) : null;
+    return event && event.say ? ctx.sayYou(event.say) : null;
   },
 };
