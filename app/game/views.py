@@ -145,18 +145,23 @@ class GameViews:
         seen = self._piles_seen
         if seen is not None and seen[0] is record:
             return seen[1]
-        emitted = self._hunt_emitted
         fields = {
             "dead_rabbits": codes(self.dead),
-            # The same dict as the hunt's event, when there was one (both read-only).
-            "last_hunt": (None if record is None else emitted[1]
-                          if emitted is not None and emitted[0] is record else record.to_dict()),
+            "last_hunt": self._last_hunt(record),
             "score_piles": [codes(p) for p in self.score_piles],
             "penalty_piles": [codes(p) for p in self.penalty_piles],
             "scores": self.running_scores(),
         }
         self._piles_seen = (record, fields)
         return fields
+
+    def _last_hunt(self, record: HuntRecord | None) -> dict[str, Any] | None:
+        """The view's ``last_hunt``: the same dict as the hunt's ``hunt_result`` event when
+        the game emitted one (both read-only), else built from the record."""
+        if record is None:
+            return None
+        emitted = self._hunt_emitted
+        return emitted[1] if emitted is not None and emitted[0] is record else record.to_dict()
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What seat ``seat`` may know; ``None`` gives the spectator view."""
