@@ -9,7 +9,7 @@ import { fillNames, loadGameModule, safeGameName } from "./games/load.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardEl, cardName, pileValue, rankLabel, rankPlural } from "./cards.js";
 import { avatar, botBadge, cardRow, lineEl, seatNames } from "./render.js";
-import { describeEvent, signed } from "./words.js";
+import { describeEvent, secondPerson, signed } from "./words.js";
 
 const [, , matchId, , gameNumber] = location.pathname.split("/").map(decodeURIComponent);
 const POSITIONS = ["bottom", "left", "top", "right"];
@@ -228,8 +228,8 @@ function statusOf(view) {
 function ctxFor(frame, view, prev) {
   return {
     seat: R.seen, seats: R.data.seats,
-    // A replay names every seat, the one it is seen from too.
-    name: (seat) => nameOf(seat), plainName: (seat) => nameOf(seat), say, sayYou: (text) => (text ? say(text) : ""),
+    name: (seat) => nameOf(seat), plainName: (seat) => nameOf(seat), say,
+    sayYou: (text) => (text ? say(R.seen === null ? text : secondPerson(text, R.seen)) : ""),
     act: () => {}, busy: true, myTurn: false, replay: true,
     status: statusOf(view), position: positionOf,
     view, prev, events: frame.events || [], match: null, options: {},
