@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.advice import pending_games, save_advice
 from app.game.advice import advise_game
+from app.loops import stop_if_cancelled
 from app.observability import log_event
 from app.table.thinking import BotWorkers
 
@@ -62,6 +63,7 @@ class Advisor:
                 log_event(log, "advice_failed", logging.WARNING,
                           error=f"{type(exc).__name__}: {exc}")
                 done = 0
+            stop_if_cancelled()
             if not done:
                 await asyncio.sleep(self.poll_seconds)
 

@@ -36,6 +36,7 @@ import uuid
 from redis.asyncio import Redis
 
 from app.cluster.client import UNREACHABLE, RedisUnavailable
+from app.loops import stop_if_cancelled
 
 #: A cap hash lives this long after its last acquire (keys of forgotten tables go).
 KEY_TTL_MS = 24 * 3600 * 1000
@@ -212,6 +213,7 @@ class ServiceCaps:
         while True:
             with contextlib.suppress(RedisUnavailable):
                 await self.heartbeat()
+            stop_if_cancelled()
             await asyncio.sleep(self.heartbeat_ttl / 3)
 
 

@@ -42,6 +42,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.cluster.client import UNREACHABLE
+from app.loops import stop_if_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -373,3 +374,4 @@ class LeaseKeeper:
                 await self.renew_all()
             except Exception:  # a round that failed must not end the renewals
                 log.exception("a round of lease renewals failed")
+            stop_if_cancelled()

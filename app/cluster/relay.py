@@ -70,6 +70,7 @@ from app.api.ws import (
 from app.cluster.client import UNREACHABLE, RedisUnavailable, connect
 from app.cluster.lease import LeaseUnavailable
 from app.config import Settings
+from app.loops import stop_if_cancelled
 from app.observability import Metrics
 from app.table.client import Client
 from app.table.manager import CLOSE_MOVED, OwnershipUnavailable, TableManager
@@ -447,6 +448,7 @@ class Relay:
             except Exception as exc:  # Redis away (or anything else): subscribe again
                 self.subscribed.clear()
                 log.warning("relay: subscription lost: %s: %s", type(exc).__name__, exc)
+                stop_if_cancelled()
                 await asyncio.sleep(0.2)
             finally:
                 with contextlib.suppress(Exception):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from app.loops import stop_if_cancelled
 from app.observability import log_event
 
 from .options import TableConfig, TableOptions
@@ -387,6 +388,7 @@ class TableManager:
                 if failing:
                     log_event(log, "failover_sweep_resumed")
                 failing = False
+            stop_if_cancelled()
 
     async def _take_over(self, table_id: str, *, known: bool = False) -> Table | Owner | None:
         """One takeover per table at a time, whoever asks (a socket, the sweep).
@@ -499,6 +501,7 @@ class TableManager:
             except Exception as exc:  # storage trouble: try again next round
                 log_event(log, "idle_sweep_failed", logging.ERROR,
                           error=f"{type(exc).__name__}: {exc}")
+            stop_if_cancelled()
 
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 
 import pytest
-from clusterkit import RedisProcess, eventually
+from clusterkit import RedisProcess, eventually, losing_a_cancel
 from redis.asyncio import Redis
 
 from app.cluster.caps import ServiceCaps, ServiceRateLimit
@@ -95,6 +95,24 @@ async def test_heartbeats_keep_a_process_counted_and_stop_frees_it_at_once(
     finally:
         await kept.stop()  # SIGTERM
     assert await other.acquire("t", "c") is None
+
+
+async def test_a_stopped_heartbeat_beats_no_more_even_if_the_client_loses_the_cancel(
+    make_client: Callable[..., Redis], prefix: str, redis: Redis,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stopped during a heartbeat whose client drops the cancel: the process leaves the
+    living and stays out; its heartbeats used to go on and count it alive again."""
+    kept = ServiceCaps(make_client(), per_table=2, per_address=10, prefix=prefix,
+                       heartbeat_ttl=0.3)
+    beating = asyncio.Event()
+    monkeypatch.setattr(kept, "heartbeat", losing_a_cancel(kept.heartbeat, beating))
+    kept.start()
+    await beating.wait()
+    await kept.stop()
+    for _ in range(6):  # two heartbeat intervals
+        assert await redis.zscore(kept.alive_key, kept.process) is None
+        await asyncio.sleep(0.1)
 
 
 async def test_the_rate_limit_is_one_bucket_over_processes(

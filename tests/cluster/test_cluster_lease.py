@@ -8,7 +8,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 import pytest
-from clusterkit import RedisProcess, eventually
+from clusterkit import RedisProcess, eventually, losing_a_cancel
 from redis.asyncio import Redis
 
 from app.cluster.client import connect
@@ -232,6 +232,35 @@ async def test_the_keeper_goes_on_after_a_round_that_failed(
         assert keeper.current("t") is not None
     finally:
         await keeper.stop()
+
+
+async def test_a_stopped_keeper_renews_no_more_even_if_the_client_loses_the_cancel(
+    make_leases: Callable[..., TableLeases], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stopped during a renewal whose client drops the cancel: the keeper ends after that
+    round; it used to go on renewing, so nobody could take its tables over."""
+    a, b = make_leases(), make_leases()
+
+    async def on_lost(lease: Lease, error: LeaseLost) -> None:
+        raise AssertionError(f"lost {lease.table_id}: {error}")
+
+    keeper = LeaseKeeper(a, on_lost)
+    lease = await a.acquire("t")
+    assert lease is not None
+    keeper.add(lease)
+    renewing = asyncio.Event()
+    monkeypatch.setattr(a, "renew_many", losing_a_cancel(a.renew_many, renewing))
+    keeper.start()
+    task = keeper._task
+    assert task is not None
+    await renewing.wait()
+    await keeper.stop(release=False)  # not handed back: it must run out by itself
+    assert task.done()
+
+    async def taken() -> bool:
+        return await b.acquire("t") is not None
+
+    await eventually(taken, timeout=3 * TTL)
 
 
 async def test_redis_unreachable_means_lost_and_service_resumes_when_it_returns(

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from clusterkit import RedisProcess, eventually
+from clusterkit import RedisProcess, eventually, losing_a_cancel
 from matchdb import POSTGRES, empty_all_tables, migrated_database
 from redis.asyncio import Redis
 from sqlalchemy import select
@@ -368,6 +368,22 @@ async def test_a_graceful_stop_hands_the_tables_over_at_once(start: Start) -> No
     assert time.monotonic() - stopped < 1.0
     with pytest.raises(OwnershipUnavailable):
         await a.manager.locate(table.id)  # a stopping server takes nothing over
+
+
+async def test_a_stop_ends_the_failover_sweep_even_if_the_client_loses_the_cancel(
+    start: Start, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The shutdown cancels the sweep while it asks Redis, which drops the cancel: the
+    sweep ends after that round; it used to sweep on and the shutdown waited for ever."""
+    a = await start()
+    sweeping = asyncio.Event()
+    monkeypatch.setattr(a.ownership, "free", losing_a_cancel(a.ownership.free, sweeping))
+    await sweeping.wait()
+    stopping = asyncio.create_task(a.manager.shutdown())
+    done, _ = await asyncio.wait([stopping], timeout=3)
+    if stopping not in done:
+        stopping.cancel()
+        pytest.fail("the shutdown still waits for the failover sweep")
 
 
 async def test_recover_takes_only_the_tables_nobody_owns(start: Start) -> None:
