@@ -200,18 +200,23 @@ async def test_the_keeper_renews_reports_a_lost_lease_and_hands_over_on_stop(
     assert [t for t, _ in lost] == ["stolen"]
 
 
+async def keeping(leases: TableLeases, table_id: str) -> LeaseKeeper:
+    """A keeper holding ``table_id``'s lease, which it must never lose."""
+    async def never_lost(lease: Lease, error: LeaseLost) -> None:
+        raise AssertionError(f"lost {lease.table_id}: {error}")
+
+    keeper = LeaseKeeper(leases, never_lost)
+    lease = await leases.acquire(table_id)
+    assert lease is not None
+    keeper.add(lease)
+    return keeper
+
+
 async def test_the_keeper_goes_on_after_a_round_that_failed(
     make_leases: Callable[..., TableLeases], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     a, b = make_leases(), make_leases()
-
-    async def on_lost(lease: Lease, error: LeaseLost) -> None:
-        raise AssertionError(f"lost {lease.table_id}: {error}")
-
-    keeper = LeaseKeeper(a, on_lost)
-    lease = await a.acquire("t")
-    assert lease is not None
-    keeper.add(lease)
+    keeper = await keeping(a, "t")
     rounds = 0
     renew_many = a.renew_many
 
@@ -240,14 +245,7 @@ async def test_a_stopped_keeper_renews_no_more_even_if_the_client_loses_the_canc
     """Stopped during a renewal whose client drops the cancel: the keeper ends after that
     round; it used to go on renewing, so nobody could take its tables over."""
     a, b = make_leases(), make_leases()
-
-    async def on_lost(lease: Lease, error: LeaseLost) -> None:
-        raise AssertionError(f"lost {lease.table_id}: {error}")
-
-    keeper = LeaseKeeper(a, on_lost)
-    lease = await a.acquire("t")
-    assert lease is not None
-    keeper.add(lease)
+    keeper = await keeping(a, "t")
     renewing = asyncio.Event()
     monkeypatch.setattr(a, "renew_many", losing_a_cancel(a.renew_many, renewing))
     keeper.start()
