@@ -229,7 +229,7 @@ function ctxFor(frame, view, prev) {
   return {
     seat: R.seen, seats: R.data.seats,
     name: (seat) => nameOf(seat), plainName: (seat) => nameOf(seat), say,
-    sayYou: (text) => (text ? say(R.seen === null ? text : secondPerson(text, R.seen)) : ""),
+    sayYou: (text) => say(secondPerson(text, R.seen)),
     act: () => {}, busy: true, myTurn: false, replay: true,
     status: statusOf(view), position: positionOf,
     view, prev, events: frame.events || [], match: null, options: {},

@@ -33,9 +33,12 @@ const SECOND_PERSON = {
 /**
  * A server's `say` with `{seat}` as "you" and its verb in the second person ("{1} wins" →
  * "you win", "{0} now holds" → "You now hold", "{1}'s" → "your"); every other `{n}` is left
- * for the names. "You" at the start of a sentence.
+ * for the names. "You" at the start of a sentence. No seat (a spectator): `text` as it is;
+ * no text: "".
  */
 export function secondPerson(text, seat) {
+  if (!text) return "";
+  if (seat === null || seat === undefined) return text;
   const mine = new RegExp(`\\{${seat}\\}(?:('s)\\b|\\s+((?:now|also|still)\\s+)?(\\w+))?`, "g");
   return text.replace(mine, (whole, owner, adverb, verb, at, all) => {
     const start = at === 0 || /[.!?]\s*$/.test(all.slice(0, at));

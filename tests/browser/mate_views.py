@@ -221,7 +221,7 @@ const ctx = {
   name: (s) => (s === seat ? "You" : names[s]),
   say: (t) => t.replace(/\\{(\\d)\\}/g, (_, d) => ctx.name(Number(d))),
   // as the table frame's: this seat in the second person, then the names
-  sayYou: (t) => (t ? ctx.say(seat === null ? t : secondPerson(t, seat)) : ""),
+  sayYou: (t) => ctx.say(secondPerson(t, seat)),
   act: (a) => { window.acted.push(a); },
   busy: params.has("busy"),
   myTurn: seat !== null && sc.view.to_act.includes(seat),

@@ -116,8 +116,7 @@ export function say(text) {
 
 /** `say`, but this browser's seat is "you", its verb in the second person ("you win"). */
 export function sayYou(text) {
-  if (!text) return "";
-  return say(S.seat === null ? text : secondPerson(text, S.seat));
+  return say(secondPerson(text, S.seat));
 }
 
 /** Seat shown at the bottom: mine, or seat 0 for a spectator. */
