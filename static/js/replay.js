@@ -282,7 +282,7 @@ function drawGenericNow(frame, view, ctx) {
   const results = last ? hook("results", view, null, ctx) : null;
   fill(box,
     h("p", { class: "step-now__title" }, R.index === 0 ? "The deal" : `Step ${frame.index}: ${nameOf(frame.seat)}`),
-    view && view.prompt && !last ? h("p", { class: "muted step-prompt" }, say(view.prompt)) : null,
+    view && view.prompt && !last ? h("p", { class: "muted step-prompt" }, ctx.sayYou(view.prompt)) : null,
     lines.length ? h("ul", { class: "step-events", id: "step-says" }, lines.map((text) => h("li", {}, text))) : null,
     last && R.data.say ? h("div", { class: "score-change score-change--final" }, h("p", { class: "step-now__title", id: "game-say" }, R.data.say)) : null,
     results instanceof Node ? h("div", { class: "gresults" }, results) : null);

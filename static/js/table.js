@@ -542,7 +542,7 @@ function resultPanel(ctx) {
     panel.appendChild(h("p", { class: "winner-line" }, h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605 "),
       w === null || w === undefined ? "The match is a draw." : `${nameOf(w)} ${w === S.seat ? "win" : "wins"} the match!`));
   }
-  const head = has("headline") ? hook("headline", g, ctx) : say(g.prompt || "Game over.");
+  const head = has("headline") ? hook("headline", g, ctx) : sayYou(g.prompt || "Game over.");
   if (head) panel.appendChild(h(m.over ? "h3" : "h2", {}, head));
   const body = hook("results", g, state.why || null, ctx);
   if (body) panel.appendChild(body);
@@ -648,7 +648,7 @@ function promptFor(ctx) {
 function modulePrompt(g, ctx) {
   const own = has("prompt") ? hook("prompt", g, ctx) : null;
   if (own) return typeof own === "string" || Array.isArray(own) ? { parts: [].concat(own), act: ctx.myTurn } : own;
-  return { parts: [say(g.prompt || "")], act: ctx.myTurn };
+  return { parts: [sayYou(g.prompt || "")], act: ctx.myTurn };
 }
 
 // ---- the scoreboard box ----------------------------------------------------------------------

@@ -59,7 +59,7 @@ export function describeEvent(ev, names) {
   const obj = (s) => (you(s) ? "you" : names(s));
   switch (ev.type) {
     case "seat_taken":
-      return [`${ev.name} sat down in ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
+      return [`${you(ev.seat) ? "You" : ev.name} sat down in ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
     case "bot_added":
       return [`${n(ev.seat)}, a bot, took ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
     case "host_changed":

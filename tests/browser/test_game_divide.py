@@ -547,8 +547,15 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
     assert any(line.startswith("You have committed the ") for line in log), log
     assert any(re.search(r"(, you win|, Bruno · bot wins)\.$", line) for line in log), log
-    played = log[log.index("The match begins."):]  # (before it, "Ann sat down in seat 1.")
-    assert not any("Ann" in line for line in played), played
+    assert "You sat down in seat 1." in log, log
+    assert not any("Ann" in line for line in log), log
+    # So does the prompt below the results: "you won it" (or the bot's name), as the
+    # winner's line above it says "You win the match!"; someone watching reads names.
+    watched = watcher.inner_text("#prompt")
+    winner = re.fullmatch(r"The match is over: (Ann|Bruno) won it\.", watched)
+    assert winner, watched
+    assert page.inner_text("#prompt") == (
+        "The match is over: you won it." if winner[1] == "Ann" else watched)
     assert page.locator("#dc-results tbody tr[data-number]").count() == 10
 
     # The record: each time the bot's card was down, that card was among its cards drawn.
