@@ -499,9 +499,13 @@ class Table(TableViews, TableClock):
                 entry["by"] = self._intent[1]
         seq = self.version + 1
         tenure = self.tenure
-        if tenure is not None and (self.moved or not await tenure.prove()):
-            self._lose("lease_lost", seq)
-            raise TableMoved
+        if tenure is not None:
+            held = not self.moved and await tenure.prove()
+            # ``moved`` again: the table may have been dropped while this task proved,
+            # and the cancel dropping it sent lost in Redis's client (``app.loops``).
+            if not held or self.moved:
+                self._lose("lease_lost", seq)
+                raise TableMoved
         events = self._fold(seq, entry)
         try:
             if tenure is None:

@@ -386,6 +386,38 @@ async def test_a_stop_ends_the_failover_sweep_even_if_the_client_loses_the_cance
         pytest.fail("the shutdown still waits for the failover sweep")
 
 
+async def test_a_bot_move_proving_the_lease_when_the_table_is_dropped_is_not_stored(
+    start: Start,
+) -> None:
+    """The table is dropped (its lease lost) while a bot's move waits for Redis to renew
+    the lease, and the client loses the cancel that dropping sends, returning the renewal
+    Redis had already made: the move ends there. It used to be folded and stored after
+    the table had been dropped."""
+    a = await start()
+    table, host = await a.manager.create(TableOptions.create(bots=((0, "random"), *BOTS)))
+    client, conn = await a.join(table, host)  # bots move only while someone is connected
+    assert (await answer(table, client, conn, {"type": "start", "id": "go"}))["type"] == "ack"
+    tenure = table.tenure
+    assert tenure is not None
+    proving = asyncio.Event()
+
+    async def renewed() -> bool:
+        return True
+
+    class Lossy:
+        fence = tenure.fence
+        prove = staticmethod(losing_a_cancel(renewed, proving))
+
+    async with table._lock:  # between two moves
+        table.tenure = Lossy()
+        version = table.version
+    await proving.wait()
+    table.lose()
+    await eventually(lambda: not table._tasks)
+    assert table.version == version
+    assert (await log_of(a.store, table.id))[-1]["seq"] == version
+
+
 async def test_recover_takes_only_the_tables_nobody_owns(start: Start) -> None:
     a = await start()
     kept, _ = await a.manager.create(TableOptions.create(bots=BOTS))
