@@ -25,27 +25,30 @@ export const SEAT_LABELS = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"];
 
 /** The verbs of the servers' narration (`say`) in the second person. */
 const SECOND_PERSON = {
-  commits: "commit", deals: "deal", decides: "decide", does: "do", foreplaces: "foreplace",
-  has: "have", holds: "hold", is: "are", leads: "lead", must: "must", plays: "play",
-  scores: "score", wins: "win",
+  claims: "claim", closes: "close", commits: "commit", deals: "deal", decides: "decide",
+  declares: "declare", discards: "discard", does: "do", draws: "draw", foreplaces: "foreplace",
+  has: "have", holds: "hold", is: "are", keeps: "keep", leads: "lead", must: "must",
+  passes: "pass", plays: "play", reaches: "reach", scores: "score", takes: "take", wins: "win",
 };
 
 /**
- * A server's `say` with `{seat}` as "you" and its verb in the second person ("{1} wins" →
- * "you win", "{0} now holds" → "You now hold", "{1}'s" → "your"); every other `{n}` is left
- * for the names. "You" at the start of a sentence. No seat (a spectator): `text` as it is;
- * no text: "".
+ * A server's `say` with `{seat}` as "you" and its verbs in the second person ("{1} wins" →
+ * "you win", "{0} now holds" → "You now hold", "{1} wins the deal and scores 2" → "you win
+ * the deal and score 2", "{1}'s" → "your"); every other `{n}` is left for the names. A verb
+ * after "and" is the same subject's up to the clause's end (. : ; ! ?) or the next `{n}`.
+ * "You" at the start of a sentence. No seat (a spectator): `text` as it is; no text: "".
  */
 export function secondPerson(text, seat) {
   if (!text) return "";
   if (seat === null || seat === undefined) return text;
-  const mine = new RegExp(`\\{${seat}\\}(?:('s)\\b|\\s+((?:now|also|still)\\s+)?(\\w+))?`, "g");
-  return text.replace(mine, (whole, owner, adverb, verb, at, all) => {
+  const mine = new RegExp(`\\{${seat}\\}(?:('s)\\b|\\s+((?:now|also|still)\\s+)?(\\w+)([^.:;!?{]*))?`, "g");
+  return text.replace(mine, (whole, owner, adverb, verb, clause, at, all) => {
     const start = at === 0 || /[.!?]\s*$/.test(all.slice(0, at));
     if (owner) return start ? "Your" : "your";
     const you = start ? "You" : "you";
     if (!verb) return you;
-    return `${you} ${adverb || ""}${SECOND_PERSON[verb] || verb}`;
+    const rest = clause.replace(/\band (\w+)/g, (and, next) => (SECOND_PERSON[next] ? `and ${SECOND_PERSON[next]}` : and));
+    return `${you} ${adverb || ""}${SECOND_PERSON[verb] || verb}${rest}`;
   });
 }
 

@@ -62,6 +62,7 @@ HARNESS = """<!doctype html>
 </main>
 <script type="module">
 import game from "/static/js/games/bingo/index.js";
+import { secondPerson } from "/static/js/words.js";
 const NAMES = ["Ann", "Bob · bot"];
 window.acted = [];
 window.show = (s, { busy = false, results = true } = {}) => {
@@ -71,6 +72,7 @@ window.show = (s, { busy = false, results = true } = {}) => {
     seat, seats: 2, name, busy,
     plainName: (i) => NAMES[i],
     say: (text) => String(text).replace(/\\{(\\d+)\\}/g, (_, d) => NAMES[Number(d)]),
+    sayYou: (text) => ctx.say(secondPerson(text, seat)),
     act: (action) => window.acted.push(action),
     myTurn: seat !== null && s.view.to_act.includes(seat),
     status: s.status,
@@ -104,7 +106,7 @@ window.show = (s, { busy = false, results = true } = {}) => {
   };
   const seats = { 0: plate(0), 1: plate(1) };
   const prompt = document.getElementById("prompt");
-  prompt.textContent = ctx.say(s.view.prompt);
+  prompt.textContent = ctx.sayYou(s.view.prompt);
   prompt.className = "prompt" + (ctx.myTurn ? " prompt--act" : "");
   ctx.match = s.match;
   ctx.options = { open_tally: s.view.board.open_tally };
@@ -254,9 +256,11 @@ def test_bingo_module_draws_real_views(harness: Callable[..., Page],
                 assert page.locator("#bingo-tally").count(), name
             if b["result"]:
                 panel = page.inner_text("#results")
-                for line in (s["why"] or {}).get("lines", []):
-                    first = re.sub(r"\{\d\}", "", line).split(":")[0].strip()
-                    assert first[:20] in panel, (name, line)
+                assert b["result"]["why"], name
+                for line in b["result"]["why"]:
+                    # In the reader's words: "you win the deal and score 2", "Ann had …".
+                    shown = page.evaluate("line => window.ctx.sayYou(line)", line)
+                    assert shown.split(":")[0] in panel, (name, shown)
                 assert page.locator("#bingo-reveal").count(), name
             assert_no_horizontal_overflow(page)
             if name in {"first-lead", "declare-offered", "closed-must-follow", "open-tally",
@@ -319,8 +323,11 @@ def test_bingo_log_hides_earlier_tricks(harness: Callable[..., Page],
     describe = ("async (e) => (await import('/static/js/games/bingo/index.js'))"
                 ".default.describe(e, window.ctx)")
     show(page, views["answer-phase-one"])
-    assert page.evaluate(describe, lead) == "Trick 3 led by Bob · bot."
-    assert page.evaluate(describe, follow) == "Trick 3 answered by Ann, won by Bob · bot."
+    reader = views["answer-phase-one"]["seat"]
+    ann, bob = ("you" if seat == reader else name
+                for seat, name in enumerate(("Ann", "Bob · bot")))  # the page's NAMES
+    assert page.evaluate(describe, lead) == f"Trick 3 led by {bob}."
+    assert page.evaluate(describe, follow) == f"Trick 3 answered by {ann}, won by {bob}."
     assert page.evaluate(describe, draw) is None  # the frame's default: the server's say
     show(page, views["open-tally"])
     assert page.evaluate(describe, lead) is None
@@ -570,6 +577,10 @@ def test_bingo_on_a_phone(open_page: Callable[..., Page], server: str) -> None:
             page.wait_for_timeout(40)
     assert_no_horizontal_overflow(page)
     shot(page, "bingo-live-results-phone")
-    # With the open tally the log keeps the server's words, tiles and all.
+    # With the open tally the log keeps the server's words, tiles and all, to its reader:
+    # "you lead the 5-5", "You draw the 2-3 from the stock", never "Bea".
     log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
-    assert any(re.search(r"leads the [0-6]-[0-6]", line) for line in log)
+    assert any(re.search(r"(you lead|leads) the [0-6]-[0-6]", line) for line in log), log
+    assert any(line.startswith("You draw the ") for line in log), log
+    assert not any("Bea" in line for line in log), log
+    assert "Bea" not in page.inner_text("#overlay")

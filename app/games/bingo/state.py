@@ -845,9 +845,9 @@ class BingoMatch:
         return list(self._opening)
 
     def why(self) -> JSON | None:
-        """The deal's ``why`` lines (how it ended and what each seat scored), once over."""
-        r = self.deal.result
-        return None if r is None else {"lines": list(r.why), "say": r.say}
+        # The board's ``result`` in every view carries the deal's ``why`` lines with their
+        # ``{0}``/``{1}``, which each reader's page puts in its own words ("you claim").
+        return None
 
     def start_next_game(self) -> list[Event]:
         if not self.between_games:

@@ -388,7 +388,7 @@ function scoreboard(match, ctx) {
   const rows = games.map((g) => {
     const r = g.result;
     const bonus = r ? r.bingo_bonus : null;
-    return h("tr", { class: r ? null : "now", title: r && r.say ? ctx.say(r.say) : null },
+    return h("tr", { class: r ? null : "now", title: r && r.say ? ctx.sayYou(r.say) : null },
       h("td", {}, `Deal ${g.deal}`),
       h("td", { class: "bingo-sb__trump" }, numberEl(g.trump, SUITS[g.trump] || String(g.trump))),
       seats.map((s) => h("td", {
@@ -406,13 +406,15 @@ function scoreboard(match, ctx) {
       ? h("p", { class: "bingo-sb__note" }, "* includes the bingo bonus.") : null);
 }
 
-function results(view, why, ctx) {
+/** The results panel. (The server sends no `why` for Bingo: the result's own lines keep
+ * their `{0}`, `{1}`, so each reader gets them in its own words.) */
+function results(view, _why, ctx) {
   if (!view || !view.board) return null;
   const b = view.board;
   const r = b.result;
   if (!r) return null;
   const seats = seatsOf(ctx);
-  const lines = (why && why.lines) || r.why || (r.say ? [r.say] : []);
+  const lines = r.why.length ? r.why : [r.say].filter(Boolean);
   const row = (label, cells, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label),
     cells.map((c) => h("td", {}, c)));
   const table = h("table", { class: "bingo-table bingo-results__table" },
@@ -434,7 +436,7 @@ function results(view, why, ctx) {
       h("summary", {}, "The whole deal"),
       declarationsEl(b, ctx, { inResults: true }),
       h("ul", { class: "bingo-reveal__list" },
-        seats.map((s) => h("li", {}, h("span", { class: "bingo-reveal__who" }, `${plain(ctx, s)} was dealt`), tiles(rv.dealt[s]))),
+        seats.map((s) => h("li", {}, h("span", { class: "bingo-reveal__who" }, s === ctx.seat ? "You were dealt" : `${plain(ctx, s)} was dealt`), tiles(rv.dealt[s]))),
         h("li", {}, h("span", { class: "bingo-reveal__who" }, "Stock, in order"), tiles(rv.stock)),
         h("li", {}, h("span", { class: "bingo-reveal__who" }, "Turn-up"), tiles([rv.turn_up]))),
       rv.tricks.length
@@ -448,7 +450,7 @@ function results(view, why, ctx) {
   }
   return h("div", { class: "bingo-results" },
     h("p", { class: "bingo-results__trumps" }, numberEl(b.trump, b.trump_name), `Trumps: ${b.trump_name}`),
-    lines.length ? h("ul", { class: "bingo-results__why" }, lines.map((l) => h("li", {}, ctx.say(l)))) : null,
+    lines.length ? h("ul", { class: "bingo-results__why" }, lines.map((l) => h("li", {}, ctx.sayYou(l)))) : null,
     table,
     r.bingo_bonus !== null && r.bingo_bonus !== undefined
       ? h("p", { class: "bingo-results__bonus" }, `Bingo bonus: ${ctx.name(r.bingo_bonus)}`) : null,
@@ -465,9 +467,9 @@ function describe(event, ctx) {
   if (!event || typeof event.say !== "string") return undefined;
   const open = ctx && ctx.options && "open_tally" in ctx.options ? Boolean(ctx.options.open_tally) : openTally;
   if (open) return undefined;
-  if (event.type === "lead") return ctx.say(`Trick ${event.trick} led by {${event.seat}}.`);
+  if (event.type === "lead") return ctx.sayYou(`Trick ${event.trick} led by {${event.seat}}.`);
   if (event.type === "follow") {
-    return ctx.say(`Trick ${event.trick} answered by {${event.seat}}, won by {${event.winner}}.`);
+    return ctx.sayYou(`Trick ${event.trick} answered by {${event.seat}}, won by {${event.winner}}.`);
   }
   return undefined;
 }
@@ -483,9 +485,9 @@ function logKind(event) {
 function headline(view, ctx) {
   const r = view && view.board && view.board.result;
   const n = view && view.match ? view.match.deal_number : null;
-  if (!r) return ctx.say((view && view.prompt) || "");
+  if (!r) return ctx.sayYou((view && view.prompt) || "");
   const deal = n ? `Deal ${n}: ` : "";
-  if (r.winner === null || r.winner === undefined) return `${deal}${ctx.say(r.say)}`;
+  if (r.winner === null || r.winner === undefined) return `${deal}${ctx.sayYou(r.say)}`;
   const points = r.game_points ? r.game_points[r.winner] : null;
   const who = r.winner === ctx.seat ? "you win" : `${plain(ctx, r.winner)} wins`;
   return `${deal}${who} the deal${points ? `, ${plural(points, "game point")}` : ""}`;

@@ -1,0 +1,63 @@
+"""static/js/words.js: the servers' narration put in its reader's words (``secondPerson``).
+
+Each line is a real ``say`` of one of the games; the reader's seat becomes "you" and each
+of its verbs the second person, every other seat stays a ``{n}`` for the names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+#: (text, seat, expected); seat ``None`` is a spectator.
+CASES: list[tuple[str, int | None, str]] = [
+    ("{1} plays the 3-4: {0} wins trick 5.", 0, "{1} plays the 3-4: you win trick 5."),
+    ("{1} plays the 3-4: {0} wins trick 5.", 1, "You play the 3-4: {0} wins trick 5."),
+    ("{1} plays the 3-4: {0} wins trick 5.", None, "{1} plays the 3-4: {0} wins trick 5."),
+    # A second verb of the same subject, after "and".
+    ("{1} wins the deal and scores 2 game points: {0} had 22 points now, fewer than 30.", 1,
+     "You win the deal and score 2 game points: {0} had 22 points now, fewer than 30."),
+    ("{1} wins the deal and scores 2 game points: {0} had 22 points now, fewer than 30.", 0,
+     "{1} wins the deal and scores 2 game points: you had 22 points now, fewer than 30."),
+    ("{0} declares invincible, all seven doubles, and scores 3 game points without further "
+     "play.", 0, "You declare invincible, all seven doubles, and score 3 game points without "
+     "further play."),
+    ("Move 10: {1} has no card left and leads the 7.", 1,
+     "Move 10: you have no card left and lead the 7."),
+    # The clause ends at the next seat or punctuation: its verbs are not the reader's.
+    ("{1} is short of 70, so {0} wins the deal with 40.", 1,
+     "You are short of 70, so {0} wins the deal with 40."),
+    ("{0} closes the stock: the turn-up is turned face down, nobody draws again, and the "
+     "follower must now follow and beat.", 0,
+     "You close the stock: the turn-up is turned face down, nobody draws again, and the "
+     "follower must now follow and beat."),
+    ("Game 1 is dealt: {0} holds 2 6 7 8 9, {1} holds 3 4 5 10 queen.", 1,
+     "Game 1 is dealt: {0} holds 2 6 7 8 9, you hold 3 4 5 10 queen."),
+    # An adverb, a possessive, a passive, a past tense, a verb it does not know.
+    ("{0} also keeps the 1 game point of the bingo bonus.", 0,
+     "You also keep the 1 game point of the bingo bonus."),
+    ("{0}'s queen beats {1}'s 9.", 1, "{0}'s queen beats your 9."),
+    ("Trick 3 answered by {0}, won by {1}.", 0, "Trick 3 answered by you, won by {1}."),
+    ("The match is over: {0} won it.", 0, "The match is over: you won it."),
+    ("{0} draws from the stock. {0} takes the turn-up.", 0,
+     "You draw from the stock. You take the turn-up."),
+    ("", 0, ""),
+]
+
+
+def test_second_person(server: str, open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    page.goto(f"{server}/")
+    got = page.evaluate(
+        """async (cases) => {
+          const { secondPerson } = await import('/static/js/words.js');
+          return cases.map(([text, seat]) => secondPerson(text, seat));
+        }""", [[text, seat] for text, seat, _ in CASES])
+    assert got == [expected for _, _, expected in CASES]
