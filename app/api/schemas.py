@@ -206,8 +206,8 @@ class State(_Message):
     match: dict[str, Any] | None  # the game's MatchState.scoreboard()
     game: dict[str, Any] | None  # the game's MatchState.view(your seat)
     timer: TimerInfo | None
-    #: Once a game is over: the game's MatchState.why() with names filled in (Dingo:
-    #: every hunt with the rule in words, and the winner rule).
+    #: Once a game is over: the game's MatchState.why(), seats as {0}, {1} ... as in a
+    #: say (Dingo: every hunt with the rule in words, and the winner rule).
     why: dict[str, Any] | None
     events: list[dict[str, Any]]
     #: Only in the answer to ``hello`` or ``sync``: the current game's events so far.

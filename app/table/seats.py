@@ -1,18 +1,10 @@
-"""The people and bots at a table: seats, their names, and the words they type.
-
-Also ``fill_names_encoded``: the contract's ``fill_names`` on encoded JSON, for the
-table's hot path.
-"""
+"""The people and bots at a table: seats, their names, and the words they type."""
 
 from __future__ import annotations
 
 import asyncio
-import re
 import unicodedata
-from collections.abc import Sequence
 from typing import Any
-
-import orjson
 
 from .client import Client
 from .tokens import same_hash
@@ -92,14 +84,3 @@ def clean_chat(text: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise TableError("bad_chat", f"a chat line has at most {max_chars} characters")
     return text
-
-
-_SEAT_BYTES = re.compile(rb"\{(\d+)\}")
-
-
-def fill_names_encoded(data: bytes, labels: Sequence[str]) -> bytes:
-    """``contract.fill_names`` on encoded JSON, in one pass over the bytes (each label
-    JSON-escaped)."""
-    escaped = [orjson.dumps(label)[1:-1] for label in labels]
-    return _SEAT_BYTES.sub(lambda found: escaped[int(found.group(1))]
-                           if int(found.group(1)) < len(escaped) else found.group(0), data)

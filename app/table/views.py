@@ -24,11 +24,10 @@ from app.games.contract import (
     MatchState,
     SplitViews,
     ViewKeys,
-    seat_labels,
 )
 
 from . import messages, patch
-from .seats import Seat, fill_names_encoded
+from .seats import Seat
 
 if TYPE_CHECKING:
     from .client import Client
@@ -157,19 +156,18 @@ class TableViews:
         return seen[2]
 
     def _why(self) -> messages.Embedded | None:
-        """Once a game is over: why each seat scored what it did (``MatchState.why()``),
-        with the players' names in place of the game's ``{0}``, ``{1}`` ... Built once per
-        finished game."""
+        """Once a game is over: why each seat scored what it did (``MatchState.why()``).
+        Its seats stay ``{0}``, ``{1}`` ... as in a ``say``, for each page to word for its
+        reader ("to your penalty pile"). Built once per finished game, for everyone."""
         match = self.match
         if match is None or not self._game_over:
             return None
         key = (self._deals, True)
         seen = self._why_seen
         if seen is None or seen[0] != key:
-            labels = seat_labels([s.name or f"Seat {s.index + 1}" for s in self.seats])
             why = match.why()
             seen = self._why_seen = (key, None if why is None else messages.embed(
-                fill_names_encoded(messages.encode(why), labels)))
+                messages.encode(why)))
         return seen[1]
 
     def _view(self, viewer: int | None, shared: JSON | None) -> tuple[JSON | None, JSON | None]:

@@ -59,6 +59,7 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
     why = seen["why"]
     for name in ("You", "Bruno", "Cleo", "Dov"):
         assert name in why
+    assert "Ann" not in why, why  # the reader is "you": "to your penalty pile"
     assert "Rabbits caught:" in why or "No rabbit caught." in why
     assert re.search(r"The highest score wins the game|tie", why)
     # Every point is told: the values named add up to each seat's points.

@@ -29,7 +29,7 @@ from app.db.match_record import parse_match_record
 from app.game import Action, Match, MatchOptions
 from app.game.bots import HeuristicBot
 from app.games.dingo import DingoBot, DingoMatch
-from app.games.dingo.narration import explain_hunt, explain_winner
+from app.games.dingo.narration import PLACEHOLDERS, explain_hunt, explain_winner
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.options import TableOptions
@@ -136,13 +136,13 @@ async def test_a_finished_match_is_recorded_and_replays(harness: Harness) -> Non
     await asyncio.sleep(0.02)
     assert table.status == "match_over" and len(harness.store.matches) == 1
     # Why the last game ended so, in the replay's words: its 13 hunts and the winner rule.
+    # Its seats as {0} ... {3}, as in a say: each page words them for its reader.
     why = final["why"]
-    labels = ["Ada", "Bruno", "Cleo", "Dov"]
     hunts = [e for e in table._game_events if e.kind == "hunt_result"]
     assert [h["explanation"] for h in why["hunts"]] == [
-        explain_hunt(e.public, labels) for e in hunts]
+        explain_hunt(e.public, PLACEHOLDERS) for e in hunts]
     assert [h["rank"] for h in why["hunts"]] == list("23456789TJQKA")
-    assert why["winner"] == explain_winner(dingo(table).game.result(), labels)
+    assert why["winner"] == explain_winner(dingo(table).game.result(), PLACEHOLDERS)
     assert [e for f in conn.states() for e in f["events"] if e["type"] == "game_start"]
     assert all(f["why"] is None for f in conn.states()
                if f["game"] is not None and f["game"]["phase"] != "over")

@@ -1,7 +1,8 @@
 """Dingo in plain words: the sentences the results panel, the replay viewer and the log share.
 
 Seats are named through ``labels`` (one label per seat): the table passes ``{0}`` ...
-``{3}`` placeholders and fills in the players' names, the replay viewer passes names.
+``{3}`` placeholders, which each page fills in for its reader ("your penalty pile"); the
+replay viewer passes names.
 Pure: standard library and the rules only.
 """
 
@@ -14,7 +15,7 @@ from app.game import DISCARD, PASS, Action, code
 from app.game.cards import AD, AH, PENALTY_VALUE, SCORE_VALUE, parse_card
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-#: Labels for narration that the table fills in with names (``fill_names``).
+#: Labels for narration that each page words for its reader, as a ``say``.
 PLACEHOLDERS = ("{0}", "{1}", "{2}", "{3}")
 
 

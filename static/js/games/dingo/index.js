@@ -463,7 +463,7 @@ function whyEl(r, why, ctx) {
         const cards = hunt ? hunt.to_penalty[seat] : [card];
         list.appendChild(h("li", {}, lineEl(["Penalty ",
           ...cards.flatMap((c, i) => [i ? " and " : "", { card: c }]),
-          ` (\u2212${pileValue(cards, { penalty: true })}): `]), hunt ? ctx.say(hunt.explanation) : ""));
+          ` (\u2212${pileValue(cards, { penalty: true })}): `]), hunt ? ctx.sayYou(hunt.explanation) : ""));
       }
       block.appendChild(list);
     } else {
@@ -471,7 +471,7 @@ function whyEl(r, why, ctx) {
     }
     box.appendChild(block);
   }
-  box.appendChild(h("p", { class: "why__rule" }, ctx.say(why.winner)));
+  box.appendChild(h("p", { class: "why__rule" }, ctx.sayYou(why.winner)));
   return box;
 }
 
