@@ -270,30 +270,35 @@ function drawGeneric(frame) {
   drawGenericNow(frame, view, ctx);
 }
 
+/** The sentences (`say`) of the events a step caused, their seats still `{0}`, `{1}` …. */
 function narration(frame) {
-  return (frame.says || []).filter(Boolean);
+  return (frame.events || []).map((ev) => ev.say).filter(Boolean);
 }
 
 function drawGenericNow(frame, view, ctx) {
   const box = $("#step-now");
   const last = R.index === frames().length - 1;
+  // Worded as the board and the results are: the seat the replay is seen from is "you".
   // At the end the game's result in words stands out on its own, not twice.
-  const lines = narration(frame).filter((text) => !(last && text === R.data.say));
+  const told = narration(frame);
+  const final = last && R.data.say ? told.find((text) => say(text) === R.data.say) : undefined;
+  const lines = told.filter((text) => text !== final).map((text) => ctx.sayYou(text));
   const results = last ? hook("results", view, null, ctx) : null;
   fill(box,
     h("p", { class: "step-now__title" }, R.index === 0 ? "The deal" : `Step ${frame.index}: ${nameOf(frame.seat)}`),
     view && view.prompt && !last ? h("p", { class: "muted step-prompt" }, ctx.sayYou(view.prompt)) : null,
     lines.length ? h("ul", { class: "step-events", id: "step-says" }, lines.map((text) => h("li", {}, text))) : null,
-    last && R.data.say ? h("div", { class: "score-change score-change--final" }, h("p", { class: "step-now__title", id: "game-say" }, R.data.say)) : null,
+    last && R.data.say ? h("div", { class: "score-change score-change--final" }, h("p", { class: "step-now__title", id: "game-say" }, final === undefined ? R.data.say : ctx.sayYou(final))) : null,
     results instanceof Node ? h("div", { class: "gresults" }, results) : null);
 }
 
 function drawGenericSteps() {
   const list = $("#steps");
   fill(list, frames().map((frame, i) => {
-    const lines = narration(frame);
-    // The server's first sentence names who did what; else the seat and the action's type.
-    const text = i === 0 ? "The deal" : lines[0] || `${nameOf(frame.seat)}: ${frame.action.type || "moves"}`;
+    const [first] = narration(frame);
+    // The server's first sentence names who did what (the list is the same from every
+    // seat); else the seat and the action's type.
+    const text = i === 0 ? "The deal" : first ? say(first) : `${nameOf(frame.seat)}: ${frame.action.type || "moves"}`;
     return h("li", { dataset: { index: String(i) } },
       h("button", { type: "button", class: "step-btn", onclick: () => { stop(); show(i); } },
         h("span", { class: "step-btn__n" }, String(i)), h("span", {}, text)));

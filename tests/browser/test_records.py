@@ -429,8 +429,12 @@ def test_replay_of_another_game_seen_from_each_seat(game_records: dict[str, Any]
         page.wait_for_function(f"{STEP_COUNT} === '{len(actions)} / {len(actions)}'")
         say = (record["games"][0]["result"] or {}).get("say")
         if say:
-            assert page.inner_text("#game-say") == (
-                say.replace("{0}", names[0]).replace("{1}", names[1]))
+            # Seen from seat 1: its player is "you", as on the board and in the results.
+            worded = page.evaluate("async (text) => (await import('/static/js/words.js'))"
+                                   ".secondPerson(text, 1)", say)
+            assert page.inner_text("#game-say") == worded.replace("{0}", names[0])
+            if "{1}" in say:
+                assert names[1] not in page.inner_text("#game-say")
         assert page.evaluate(SIDE_SCROLL) == 0
         shot(page, f"records-games-replay-{game}-end-{size}")
 
