@@ -90,6 +90,21 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
 
 
 
+#: Whether every button of the results panel is in sight when the panel is too short for
+#: what it says (squeezed to 240 px here, as a long "why" in a short felt) and scrolls.
+BUTTONS_IN_SIGHT = """() => {
+  const panel = document.querySelector('#results');
+  panel.style.maxHeight = '240px';
+  const box = panel.getBoundingClientRect();
+  const inside = [...panel.querySelectorAll('.btn-row > *')].every((button) => {
+    const r = button.getBoundingClientRect();
+    return r.top >= box.top && r.bottom <= box.bottom + 0.5;
+  });
+  panel.style.maxHeight = '';
+  return inside;
+}"""
+
+
 @pytest.fixture(scope="package")
 def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
     """One match of one game played on the table page by clicking; what the player saw of it.
@@ -171,6 +186,7 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
         raise
     page.wait_for_selector("#record-link")
     shot(page, "table-results")
+    seen["buttons_in_sight"] = page.evaluate(BUTTONS_IN_SIGHT)
     seen["why"] = page.inner_text("#why")
     seen["why_seats"] = page.locator("#why .why__seat").all_inner_texts()
     seen["board"] = page.evaluate("window.boardWatch")

@@ -72,6 +72,7 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
         told = (sum(int(v) for v in re.findall(r"\((\d+)\)", block))
                 - sum(int(v) for v in re.findall(r"Penalty [^()]* \(\u2212(\d+)\)", block)))
         assert told == (-1 if points[1] == "\u2212" else 1) * int(points[2]), block
+    assert seen["buttons_in_sight"], "a results panel that scrolls hides its buttons"
     if seen["why_not"] is not None:  # (test_browser_live_table makes sure of one)
         assert re.fullmatch(WHY_NOT, seen["why_not"])
     # Screen readers hear that it is your turn; a double click selects no text.
