@@ -18,6 +18,11 @@ from .contract import JSON, Event, GameError, Malformed, OutOfTurn, refused, sho
 # --- seats in narration -------------------------------------------------------------------
 
 
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, with an "s" unless ``n`` is 1: "1 game", "3 games"."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def seat_ref(seat: int) -> str:
     """How a ``"say"`` text names a seat: ``{0}``, ``{1}`` (the table fills in the names,
     as ``contract.Event`` says)."""

@@ -22,10 +22,10 @@ CASES: list[tuple[str, int | None, str]] = [
     ("{1} plays the 3-4: {0} wins trick 5.", 1, "You play the 3-4: {0} wins trick 5."),
     ("{1} plays the 3-4: {0} wins trick 5.", None, "{1} plays the 3-4: {0} wins trick 5."),
     # A second verb of the same subject, after "and".
-    ("{1} wins the deal and scores 2 game points: {0} had 22 points now, fewer than 30.", 1,
-     "You win the deal and score 2 game points: {0} had 22 points now, fewer than 30."),
-    ("{1} wins the deal and scores 2 game points: {0} had 22 points now, fewer than 30.", 0,
-     "{1} wins the deal and scores 2 game points: you had 22 points now, fewer than 30."),
+    ("{1} wins the deal and scores 2 game points: {0} has 22 points, fewer than 30.", 1,
+     "You win the deal and score 2 game points: {0} has 22 points, fewer than 30."),
+    ("{1} wins the deal and scores 2 game points: {0} has 22 points, fewer than 30.", 0,
+     "{1} wins the deal and scores 2 game points: you have 22 points, fewer than 30."),
     ("{0} declares invincible, all seven doubles, and scores 3 game points without further "
      "play.", 0, "You declare invincible, all seven doubles, and score 3 game points without "
      "further play."),

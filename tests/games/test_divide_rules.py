@@ -434,6 +434,13 @@ def test_r11_first_to_three_and_draws_count_for_neither() -> None:
                                                 "why": "2 divides 8", "first": 0}
 
 
+def test_a_match_of_one_game_says_one_game() -> None:
+    match = match_with(DEALT, target=1)
+    events = play(match, WORKED)
+    assert match.over
+    assert events[-1].public["say"] == "{0} wins the match, 1 game to 0."
+
+
 def test_the_match_record_replays() -> None:
     match = GAME.new_match(11, GAME.check_options({"target_wins": 2}))
     rng = random.Random(3)

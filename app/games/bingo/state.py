@@ -26,7 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import JSON, Event, Illegal, Malformed, OutOfTurn, shown
-from ..kit import acting_keys, check_seat, mask_of, replay_games, seat_ref, seats_to_act
+from ..kit import (
+    acting_keys,
+    check_seat,
+    mask_of,
+    plural,
+    replay_games,
+    seat_ref,
+    seats_to_act,
+)
 from .tiles import (
     BINGO,
     CODES,
@@ -56,16 +64,12 @@ LAST_TRICK_BONUS = 10
 DECLARATIONS = {2: ("double", 20), 3: ("triplet", 40), 4: ("double doublet", 50),
                 5: ("king", 60), 6: ("emperor", 70), 7: ("invincible", 0)}
 RULE = ("first to 7 game points wins the match; a deal's winner scores 1, 2 or 3 game "
-        "points (3 if the loser took no trick, 2 if he has fewer than 30 points, else 1; "
+        "points (3 if the loser took no trick, 2 if the loser has fewer than 30 points, else 1; "
         "closing and wrong claims change this), invincible scores 3, and the bingo taking "
         "the trump double scores 1 at once")
 
 END_CLAIM, END_PLAYED_OUT, END_INVINCIBLE, END_MATCH_WON = (
     "claim", "played_out", "invincible", "match_won")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def parse_action(action: object) -> tuple[str, Tile | None, list[Tile] | None]:
@@ -567,7 +571,7 @@ class Deal:
             gp = 2
             reason = ("the closer's opponent claiming correctly scores 2" if correct
                       else "a wrong claim by the closer's opponent gives the closer 2")
-        why.append(f"{seat_ref(winner)} wins the deal and scores {_plural(gp, 'game point')}: "
+        why.append(f"{seat_ref(winner)} wins the deal and scores {plural(gp, 'game point')}: "
                    f"{reason}.")
         self.result = Result(END_CLAIM, winner, (gp, 0) if winner == 0 else (0, gp),
                              claimed_by=seat, claim_correct=correct)
@@ -580,13 +584,17 @@ class Deal:
                        "stock, so 3")
         return 2, f"the closer fell short of 70, so {seat_ref(1 - closer)} scores 2"
 
-    def _scale(self, tricks: int, points: int, loser: int, when: str = "now") -> tuple[int, str]:
-        """Game points by what the loser has (section 13): 3, 2 or 1, with the reason."""
+    def _scale(self, tricks: int, points: int, loser: int,
+               when: str | None = None) -> tuple[int, str]:
+        """Game points by what the loser has (section 13): 3, 2 or 1, with the reason;
+        ``when``: the moment it is told of ("at the end"), else now ("has")."""
+        who = f"{seat_ref(loser)} has" if when is None else f"{seat_ref(loser)} had"
+        at = "" if when is None else f" {when}"
         if tricks == 0:
-            return 3, f"{seat_ref(loser)} had no trick {when}"
+            return 3, f"{who} no trick{at}"
         if points < 30:
-            return 2, f"{seat_ref(loser)} had {points} points {when}, fewer than 30"
-        return 1, f"{seat_ref(loser)} had {points} points {when}, 30 or more"
+            return 2, f"{who} {points} points{at}, fewer than 30"
+        return 1, f"{who} {points} points{at}, 30 or more"
 
     def _settle(self) -> list[Event]:
         """Both hands empty: the server settles (section 12, ruling 14)."""
@@ -620,7 +628,7 @@ class Deal:
             else:
                 winner = 1 - closer
                 gp, reason = self._closer_failed(closer)
-        why.append(f"{seat_ref(winner)} scores {_plural(gp, 'game point')}: {reason}.")
+        why.append(f"{seat_ref(winner)} scores {plural(gp, 'game point')}: {reason}.")
         self.result = Result(END_PLAYED_OUT, winner, (gp, 0) if winner == 0 else (0, gp))
         return self._finish(why)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..contract import JSON, Event, Illegal, Malformed, OutOfTurn, shown
-from ..kit import acting_keys, replay_games, seat_ref
+from ..kit import acting_keys, plural, replay_games, seat_ref
 from .cards import DECK_NAMES, DECKS, NAME, VALUE, battle, sorted_codes
 
 COMMIT = "commit"
@@ -329,8 +329,9 @@ class DivideMatch:
         w0, w1 = self.wins
         return [Event({"type": "match_over", "winner": self._winner, "game_wins": [w0, w1],
                        "draws": self.draws,
-                       "say": f"{seat_ref(self._winner)} wins the match, {max(w0, w1)} games to "
-                              f"{min(w0, w1)}" + _draws(self.draws) + "."})]
+                       "say": f"{seat_ref(self._winner)} wins the match, "
+                              f"{plural(max(w0, w1), 'game')} to {min(w0, w1)}"
+                              + _draws(self.draws) + "."})]
 
     def start_next_game(self) -> list[Event]:
         if self.over:
@@ -428,7 +429,7 @@ class DivideMatch:
 def _draws(draws: int) -> str:
     if not draws:
         return ""
-    return f", with {draws} drawn game{'s' if draws > 1 else ''}"
+    return f", with {plural(draws, 'drawn game')}"
 
 
 def check_state(match: DivideMatch) -> None:

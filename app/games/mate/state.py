@@ -475,7 +475,8 @@ class Game:
         n = self.move_number
         multipliers = [self.multiplier(s) for s in (0, 1)]
         say = (f"A mate on move {n} is worth the mating card's value{TIMES}{multipliers[0]} "
-               f"to {{0}},{TIMES}{multipliers[1]} to {{1}} (A 11, T 10, 7 7, K 4, Q 3).")
+               f"to {{0}},{TIMES}{multipliers[1]} to {{1}} (ace 11, ten 10, seven 7, king 4, "
+               "queen 3).")
         return {"multipliers": multipliers, "say": say}
 
 
