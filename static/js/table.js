@@ -395,7 +395,9 @@ function render(prev = null) {
   renderChat();
   tick();
   const myTurn = isMyTurn();
-  document.title = `${myTurn ? "\u25CF Your turn · " : ""}${gameTitle()} table ${tableId}`;
+  document.title = `${myTurn ? "\u25CF Your turn · " : ""}${gameTitle()} table ${tableId} · Dingo Online`;
+  // Turn alerts are for a seat: someone watching has no turn.
+  $("#turn-alerts").hidden = S.seat === null;
   $("#rules-link").href = `/rules/${encodeURIComponent(S.state ? S.state.table.game || "dingo" : "dingo")}`;
 }
 

@@ -77,6 +77,9 @@ def test_each_player_sees_only_their_own_hand_and_a_spectator_none(
     assert hand(spectator) == []
     assert not shown_cards(spectator) & (ann_hand | bea_hand), "the spectator sees a hand"
     assert spectator.inner_text("#prompt").startswith("You are watching.")
+    # Turn alerts are offered to a seat only: someone watching has no turn.
+    assert spectator.locator("#turn-alerts").is_hidden()
+    assert ann.locator("#turn-alerts").is_visible()
     # Someone who opens the link mid-game reads the game log from the deal on.
     late = open_page()
     late.goto(link)
