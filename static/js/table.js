@@ -19,7 +19,7 @@ import { lineEl } from "./render.js";
 import { setupAlerts, turnAlert } from "./table/alerts.js";
 import {
   ALL_POSITIONS, G, S, gameOver, gameTitle, has, hook, isMyTurn, loadGame, loadList, nameOf,
-  plainName, positionOf, saveList, say, sayYou, seatCount, status, tableId, toAct,
+  plainName, positionOf, roundWord, saveList, say, sayYou, seatCount, status, tableId, toAct,
 } from "./table/state.js";
 import { addChat, addLog, describe, logEvents, renderChat, renderLog, replaceGameLog } from "./table/log.js";
 import { seatEl, tick } from "./table/seats.js";
@@ -566,13 +566,13 @@ function resultPanel(ctx) {
     buttons.appendChild(h("button", {
       class: "btn btn--primary", type: "button", id: "ready-btn", disabled: me.ready || S.offline,
       onclick: () => send("ready"),
-    }, me.ready ? "Ready: waiting for the others" : "Ready for the next game"));
+    }, me.ready ? "Ready: waiting for the others" : `Ready for the next ${roundWord()}`));
   }
   buttons.appendChild(h("button", { class: "btn btn--ghost", type: "button", id: "hide-results", onclick: () => toggleResults(false) }, "View the table"));
   panel.appendChild(buttons);
   if (!m.over) {
     panel.appendChild(h("p", { class: "muted", style: { "margin-top": "10px" } },
-      "The next game starts when everyone is ready, or after a short pause."));
+      `The next ${roundWord()} starts when everyone is ready, or after a short pause.`));
   } else if (me) {
     panel.appendChild(h("p", { class: "muted", style: { "margin-top": "10px" } },
       "A rematch starts with the same seats once every player asks for it."));

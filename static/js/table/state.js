@@ -84,6 +84,9 @@ export function hook(name, ...args) {
 }
 export const has = (name) => Boolean(G.module && typeof G.module[name] === "function");
 
+/** What one game of the match is called on the frame's buttons and lines ("deal" in Bingo). */
+export const roundWord = () => (G.module && G.module.round) || "game";
+
 export function gameTitle() {
   if (S.state && S.state.table.title) return S.state.table.title;
   if (G.module && G.module.title) return G.module.title;

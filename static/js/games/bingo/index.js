@@ -497,9 +497,9 @@ function headline(view, ctx) {
 function rule(options, ctx) {
   const open = options && options.open_tally;
   const target = (ctx && ctx.match && ctx.match.target) || 7;
-  return `First to ${target} game points wins the match.${open ? " Open tally: everyone sees the points and the stored tricks." : ""}`;
+  return `First to ${target} game points wins the match${open ? " · open tally: everyone sees the points and the stored tricks" : ""}`;
 }
 
 export default {
-  title: "Bingo", render, plate, scoreboard, results, describe, logKind, headline, rule,
+  title: "Bingo", round: "deal", render, plate, scoreboard, results, describe, logKind, headline, rule,
 };

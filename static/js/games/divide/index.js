@@ -7,7 +7,7 @@
 // from `committed`, which is all the view says. Who won each battle and why are the
 // server's (`winner`, `why`); nothing here knows who beats whom.
 
-import { fill, fillIfChanged, h } from "../../dom.js";
+import { fill, fillIfChanged, h, plural } from "../../dom.js";
 import { cardBack } from "../../cards.js";
 
 // How a card is written and named. The value is printed on the cards whose value is not
@@ -271,7 +271,7 @@ function plate(seat, view) {
   if (!b || !b.seats) return {};
   const info = b.seats[seat];
   return {
-    score: { text: `${info.wins} won`, title: "Battles won this game" },
+    score: { text: plural(info.wins, "battle"), title: "Battles won this game" },
     turn: "choosing\u2026",
     badges: !b.over && info.committed
       ? [{ text: "card down", kind: "down", title: "Has committed a card face down" }] : [],
