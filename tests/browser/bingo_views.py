@@ -159,6 +159,15 @@ def scenarios() -> list[JSON]:
 
     play_until(m, rng, lambda x: x.over, limit=20000)
     out.append(shot(m, 0, "match-over"))
+
+    def sure_claim(match: BingoMatch) -> bool:
+        return bool(match.to_act()) and match.deal.points(tag(match)) >= 70 and any(
+            a["type"] == "claim" for a in match.legal(tag(match)))
+
+    m = new_match(next(seeds), open_tally=True)
+    while not play_until(m, rng, sure_claim, limit=60):
+        m = new_match(next(seeds), open_tally=True)
+    out.append(shot(m, tag(m), "claim-sure"))
     return out
 
 

@@ -238,6 +238,12 @@ def test_bingo_module_draws_real_views(harness: Callable[..., Page],
             for action, label in zip(others, labels, strict=True):
                 words = {"claim": "Claim 70", "close": "Close the stock", "declare": "Declare"}
                 assert words[action["type"]] in label, (name, label)
+            if any(a["type"] == "claim" for a in others):
+                # The main button only when the open tally shows the 70 a claim needs.
+                sure = bool(b["tally"]) and b["tally"]["points"][s["seat"]] >= 70
+                primary = "btn--primary" in (page.get_attribute(".bingo-action--claim", "class")
+                                             or "")
+                assert primary == sure, name
             # Stock, turn-up, trumps, tricks won.
             count = page.get_attribute("#bingo-stock-count", "data-count")
             assert count == str(b["stock_count"]), name

@@ -18,6 +18,8 @@ const PIPS = {
 const PIPS_FLAT = { ...PIPS, 6: [0, 1, 2, 6, 7, 8] };
 const NUMBER = ["blank", "one", "two", "three", "four", "five", "six"];
 const SUITS = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"];
+/** The points a correct claim needs (rules, section 10). */
+const CLAIM_AT = 70;
 
 // Whether the table shows the open tally: describe() has no view, so render() notes it.
 let openTally = false;
@@ -314,10 +316,12 @@ function trayParts(view, ctx) {
     if (mark) el.appendChild(mark);
     return el;
   });
+  // A claim ends the deal at once: the main button only when the open tally shows 70.
+  const sure = Boolean(b.tally && b.tally.points[ctx.seat] >= CLAIM_AT);
   const buttons = others.map((action) => h("button", {
     type: "button",
     class: ["btn", "move", "bingo-action", `bingo-action--${action.type}`,
-      action.type === "claim" ? "btn--primary" : "btn--ghost-dark"],
+      action.type === "claim" && sure ? "btn--primary" : "btn--ghost-dark"],
     dataset: { key: moveKey(action) },
     "aria-disabled": busy ? "true" : null,
     title: actionHint(action),
