@@ -125,7 +125,7 @@ function slot(view, seat, ctx) {
 function battleText(battle, ctx) {
   const [c0, c1] = battle.cards;
   const winner = isYou(battle.winner, ctx) ? "you win" : wins(battle.winner, ctx);
-  return `Battle ${battle.number}: ${whose(0, ctx)} ${cardName(c0)} against ${whose(1, ctx)} ${cardName(c1)} — ${battle.why}; ${winner}.`;
+  return `Battle ${battle.number}: ${whose(0, ctx)} ${cardName(c0)} against ${whose(1, ctx)} ${cardName(c1)} — ${battle.why}, ${winner}.`;
 }
 
 function arena(view, ctx) {
@@ -149,7 +149,7 @@ function arena(view, ctx) {
     slot(view, top, ctx),
     h("div", { class: "dc-arena__mid" },
       h("div", { class: "dc-arena__title" }, middle),
-      last && !b.over ? h("div", { class: "dc-last", id: "dc-last" }, "Last: ", battleText(last, ctx)) : null),
+      last && !b.over ? h("div", { class: "dc-last", id: "dc-last" }, battleText(last, ctx)) : null),
     slot(view, bottom, ctx));
 }
 
