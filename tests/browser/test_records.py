@@ -95,6 +95,20 @@ def _search(page: Page, **fields: str) -> None:
     page.wait_for_load_state("networkidle")
 
 
+#: The history filters whose placeholder, or a date's "mm/dd/yyyy" and picker icon (about
+#: 9 rem), does not fit the field.
+CLIPPED_FILTERS = """() => {
+  const measure = document.createElement('canvas').getContext('2d');
+  return [...document.querySelectorAll('#search input')].filter((input) => {
+    const style = getComputedStyle(input);
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (input.type === 'date') return input.clientWidth < 9 * parseFloat(style.fontSize);
+    measure.font = `${style.fontSize} ${style.fontFamily}`;
+    return measure.measureText(input.placeholder).width > room;
+  }).map((input) => input.id);
+}"""
+
+
 @pytest.mark.parametrize(("viewport", "size"), [(DESKTOP, "desktop"), (PHONE, "phone")])
 def test_history_search_by_names_link_and_days(records: dict[str, Any],
                                                open_page: Callable[..., Page],
@@ -105,6 +119,7 @@ def test_history_search_by_names_link_and_days(records: dict[str, Any],
     assert page.inner_text("#count") == "24 matches"
     shot(page, f"records-history-{size}")
     assert page.evaluate(SIDE_SCROLL) == 0
+    assert page.evaluate(CLIPPED_FILTERS) == [], "a filter's hint or date is cut short"
 
     _search(page, player="ann  BEA")  # both names, any case, extra spaces
     rows = _row_names(page)
