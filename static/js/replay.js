@@ -295,9 +295,9 @@ function drawGenericNow(frame, view, ctx) {
 function drawGenericSteps() {
   const list = $("#steps");
   fill(list, frames().map((frame, i) => {
-    const [first] = narration(frame);
-    // The server's first sentence names who did what (the list is the same from every
-    // seat); else the seat and the action's type.
+    // The module's sum of the step, else the server's first sentence (who did what; the
+    // list is the same from every seat), else the seat and the action's type.
+    const first = hook("stepSay", frame.events || []) ?? narration(frame)[0];
     const text = i === 0 ? "The deal" : first ? say(first) : `${nameOf(frame.seat)}: ${frame.action.type || "moves"}`;
     return h("li", { dataset: { index: String(i) } },
       h("button", { type: "button", class: "step-btn", onclick: () => { stop(); show(i); } },

@@ -421,6 +421,11 @@ def test_replay_of_another_game_seen_from_each_seat(game_records: dict[str, Any]
         assert page.get_attribute("#seen-from [data-seen='0']", "aria-pressed") == "true"
         assert page.inner_text("#step-count") == f"0 / {len(actions)}"
         assert page.locator("#steps li").count() == len(actions) + 1
+        steps = page.locator("#steps .step-btn span:not(.step-btn__n)").all_inner_texts()
+        if game == "divide":  # each second commitment is listed as the battle it brought on
+            assert [t for t in steps if t.startswith("Battle ")] == [
+                t for t in steps[2::2]], steps
+            assert steps[2].startswith("Battle 1: "), steps
         assert sorted(page.locator(".rseat__name").all_inner_texts()) == sorted(names)
         # The tray shows the chosen seat's hand; moves are drawn but not playable.
         assert page.locator("#ghand .move:not([aria-disabled='true']):not([disabled])").count() == 0

@@ -313,6 +313,12 @@ export default {
     return headline(view, ctx);
   },
 
+  /** A replay step: the battle a second commitment brought on, if it did. */
+  stepSay(events) {
+    const battle = events.find((event) => event.type === "battle");
+    return battle ? battle.say : undefined;
+  },
+
   plate(seat, view) {
     return plate(seat, view);
   },
