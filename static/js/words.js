@@ -113,11 +113,13 @@ export function describeEvent(ev, names) {
   }
 }
 
-/** Points per seat as parts: "Ann +3, Bea −1". */
-function pointsWords(points, names) {
+/** A hunt's points per seat: "Ann +3, Bea −1"; a seat whose cards scored and cost as much
+ * is there too ("Dov 0"), so every seat the hunt touched is named. */
+function pointsWords(ev, names) {
+  const touched = (seat) => [ev.to_score, ev.to_penalty].some((piles) => piles && piles[seat] && piles[seat].length);
   const parts = [];
-  points.forEach((p, seat) => {
-    if (p) parts.push(`${parts.length ? ", " : ""}${names(seat)} ${signed(p)}`);
+  ev.points.forEach((p, seat) => {
+    if (p || touched(seat)) parts.push(`${parts.length ? ", " : ""}${names(seat)} ${signed(p)}`);
   });
   return parts.length ? parts.join("") : "no points";
 }
@@ -132,7 +134,7 @@ export function huntWords(ev, names) {
   for (const play of ev.plays || []) {
     for (const card of play.cards) if (suitOf(card) === "C" || suitOf(card) === "S") wolves.push([play.seat, card]);
   }
-  const pts = pointsWords(ev.points, names);
+  const pts = pointsWords(ev, names);
   switch (ev.rule) {
     case "void":
       return ["The dingo ", c(dingo), " was discarded: the ", c(rabbit), " rabbit is dead and not hunted."];

@@ -61,3 +61,20 @@ def test_second_person(server: str, open_page: Callable[..., Page]) -> None:
           return cases.map(([text, seat]) => secondPerson(text, seat));
         }""", [[text, seat] for text, seat, _ in CASES])
     assert got == [expected for _, _, expected in CASES]
+
+
+def test_a_hunt_names_every_seat_it_touched(server: str, open_page: Callable[..., Page]) -> None:
+    """Bruno's ace wolf scored +3 and the ace rabbit left in his hand cost 3: he is named
+    with 0, not left out as if the hunt had passed him by."""
+    page = open_page()
+    page.goto(f"{server}/")
+    hunt = {"type": "hunt_result", "rank": "A", "rabbit": "AD", "rule": "ace_caught",
+            "dingo_seat": 3, "plays": [], "points": [0, 0, 3, 3],
+            "to_score": [[], ["AC"], ["AS"], ["AH"]], "to_penalty": [[], ["AD"], [], []]}
+    words = page.evaluate(
+        """async (hunt) => {
+          const { huntWords } = await import('/static/js/words.js');
+          const names = (seat) => ["You", "Bruno", "Cleo", "Dov"][seat];
+          return huntWords(hunt, names).map((part) => part.card || part).join("");
+        }""", hunt)
+    assert words.endswith("(Bruno 0, Cleo +3, Dov +3).")
