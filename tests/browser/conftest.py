@@ -187,6 +187,7 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
     page.wait_for_selector("#record-link")
     shot(page, "table-results")
     seen["buttons_in_sight"] = page.evaluate(BUTTONS_IN_SIGHT)
+    seen["penalty_column"] = page.locator(".result-table tbody td:nth-child(3)").all_inner_texts()
     seen["why"] = page.inner_text("#why")
     seen["why_seats"] = page.locator("#why .why__seat").all_inner_texts()
     seen["board"] = page.evaluate("window.boardWatch")

@@ -73,6 +73,10 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
                 - sum(int(v) for v in re.findall(r"Penalty [^()]* \(\u2212(\d+)\)", block)))
         assert told == (-1 if points[1] == "\u2212" else 1) * int(points[2]), block
     assert seen["buttons_in_sight"], "a results panel that scrolls hides its buttons"
+    # A penalty counts against, with a minus sign, as the why beside it says "(\u22123)".
+    assert len(seen["penalty_column"]) == 4
+    assert all(re.fullmatch("0|\u2212[1-9][0-9]*", v) for v in seen["penalty_column"]), \
+        seen["penalty_column"]
     if seen["why_not"] is not None:  # (test_browser_live_table makes sure of one)
         assert re.fullmatch(WHY_NOT, seen["why_not"])
     # Screen readers hear that it is your turn; a double click selects no text.

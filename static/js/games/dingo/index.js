@@ -423,7 +423,7 @@ function results(g, why, ctx) {
   const rows = [...Array(ctx.seats).keys()].map((seat) => h("tr", {},
     h("td", {}, ctx.name(seat)),
     h("td", { class: "num" }, String(pileValue(r.score_piles[seat]))),
-    h("td", { class: "num" }, String(pileValue(r.penalty_piles[seat], { penalty: true }))),
+    h("td", { class: "num" }, signed(-pileValue(r.penalty_piles[seat], { penalty: true }))),
     h("td", { class: ["num", r.winner === seat && "win"] }, signed(r.scores[seat])),
     h("td", { class: "num" }, String(m.game_wins[seat]))));
   body.appendChild(h("table", { class: "grid-table result-table" },
