@@ -55,22 +55,30 @@ async function listGames(chosen) {
   select.value = chosen;
 }
 
+// Loads asked for so far: an answer that comes back after a later search's is dropped.
+let loads = 0;
+
 async function load(query) {
+  const ticket = ++loads;
+  // The fields first, before anything is awaited: a name typed while the page's first
+  // load waits for the games list must not be written over by it.
+  for (const name of FIELDS) if (name !== "game") $(`#${name}`).value = query[name];
   await listGames(query.game);
-  for (const name of FIELDS) $(`#${name}`).value = query[name];
   const q = new URLSearchParams({ limit: String(LIMIT), offset: String(query.offset) });
   for (const name of FIELDS) if (query[name].trim()) q.set(name, query[name].trim());
   const results = $("#results");
   results.setAttribute("aria-busy", "true");
   try {
     const page = await getJSON(`/api/matches?${q}`);
-    show(page, query);
+    if (ticket === loads) show(page, query);
   } catch (e) {
-    fill(results, h("p", { class: "error-text" }, e instanceof ApiError ? e.message : "Could not load the history."));
-    $("#count").textContent = "";
-    $("#pager").hidden = true;
+    if (ticket === loads) {
+      fill(results, h("p", { class: "error-text" }, e instanceof ApiError ? e.message : "Could not load the history."));
+      $("#count").textContent = "";
+      $("#pager").hidden = true;
+    }
   } finally {
-    results.removeAttribute("aria-busy");
+    if (ticket === loads) results.removeAttribute("aria-busy");
   }
 }
 

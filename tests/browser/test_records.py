@@ -153,6 +153,30 @@ def test_history_search_by_names_link_and_days(records: dict[str, Any],
     assert page.evaluate(SIDE_SCROLL) == 0
 
 
+def test_a_name_typed_while_the_history_loads_is_searched(records: dict[str, Any],
+                                                         open_page: Callable[..., Page]) -> None:
+    """The page's first load waits for the games list; a name typed meanwhile is not wiped
+    when that load goes on, and the search finds it."""
+    page = open_page()
+    held: list[Any] = []
+    # The games list waits until it is let go.
+    page.route("**/api/matches/games", lambda route: held.append(route))
+    page.goto(f"{records['base']}/history")
+    while not held:
+        page.wait_for_timeout(20)
+    page.fill("#player", "ann bea")
+    held[0].continue_()  # the first load goes on while the name is in the field
+    page.wait_for_function("document.querySelectorAll('#results .match-row').length > 0")
+    page.click("#search button[type=submit]")
+    page.wait_for_function("location.search.includes('player=ann+bea')"
+                           " && !document.querySelector('#results[aria-busy]')"
+                           " && document.querySelectorAll('#results .match-row').length > 0")
+    page.wait_for_load_state("networkidle")
+    assert page.input_value("#player") == "ann bea"
+    rows = _row_names(page)
+    assert len(rows) == 2 and all({"Ann", "Bea"} <= names for names in rows), rows
+
+
 def test_history_paging_past_the_end(records: dict[str, Any],
                                      open_page: Callable[..., Page]) -> None:
     page = open_page(PHONE)
