@@ -68,18 +68,22 @@ async function load(query) {
   for (const name of FIELDS) if (query[name].trim()) q.set(name, query[name].trim());
   const results = $("#results");
   results.setAttribute("aria-busy", "true");
+  let page = null;
+  let failed = null;
   try {
-    const page = await getJSON(`/api/matches?${q}`);
-    if (ticket === loads) show(page, query);
+    page = await getJSON(`/api/matches?${q}`);
   } catch (e) {
-    if (ticket === loads) {
-      fill(results, h("p", { class: "error-text" }, e instanceof ApiError ? e.message : "Could not load the history."));
-      $("#count").textContent = "";
-      $("#pager").hidden = true;
-    }
-  } finally {
-    if (ticket === loads) results.removeAttribute("aria-busy");
+    failed = e;
   }
+  if (ticket !== loads) return; // a later search answers (and clears the busy mark)
+  results.removeAttribute("aria-busy");
+  if (page) {
+    show(page, query);
+    return;
+  }
+  fill(results, h("p", { class: "error-text" }, failed instanceof ApiError ? failed.message : "Could not load the history."));
+  $("#count").textContent = "";
+  $("#pager").hidden = true;
 }
 
 function show(page, query) {

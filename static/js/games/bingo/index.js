@@ -418,7 +418,6 @@ function results(view, _why, ctx) {
   const r = b.result;
   if (!r) return null;
   const seats = seatsOf(ctx);
-  const lines = r.why.length ? r.why : [r.say].filter(Boolean);
   const row = (label, cells, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label),
     cells.map((c) => h("td", {}, c)));
   const table = h("table", { class: "bingo-table bingo-results__table" },
@@ -454,7 +453,7 @@ function results(view, _why, ctx) {
   }
   return h("div", { class: "bingo-results" },
     h("p", { class: "bingo-results__trumps" }, numberEl(b.trump, b.trump_name), `Trumps: ${b.trump_name}`),
-    lines.length ? h("ul", { class: "bingo-results__why" }, lines.map((l) => h("li", {}, ctx.sayYou(l)))) : null,
+    h("ul", { class: "bingo-results__why" }, r.why.map((l) => h("li", {}, ctx.sayYou(l)))),
     table,
     r.bingo_bonus !== null && r.bingo_bonus !== undefined
       ? h("p", { class: "bingo-results__bonus" }, `Bingo bonus: ${ctx.name(r.bingo_bonus)}`) : null,
