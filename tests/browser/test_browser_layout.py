@@ -68,3 +68,30 @@ def test_phone_layout(server: str, open_page: Callable[..., Page],
         page.wait_for_selector(ready)
         assert_no_horizontal_overflow(page)
         shot(page, name)
+
+
+#: The top bar's parts on screen: their boxes, for those shown.
+TOP_BAR_BOXES = """() => [...document.querySelectorAll(
+  '.topbar .brand__mark, .topbar .table-id code, #copy-link, #conn .dot, .topbar nav a')]
+  .map(e => [e.id || e.className || e.tagName, e.getBoundingClientRect().toJSON()])
+  .filter(([, r]) => r.width > 0)"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_the_top_bar_fits_a_small_phone(server: str, open_page: Callable[..., Page],
+                                        width: int) -> None:
+    """360 px is the most common Android width: the table's top bar stays one line there,
+    nothing drawn over anything (the connection dot once sat on "Copy link")."""
+    page = open_page({"width": width, "height": 740})
+    create_table(page, server, "Pia")
+    go_to_table(page)
+    boxes = page.evaluate(TOP_BAR_BOXES)
+    assert len(boxes) >= 5, boxes  # the mark, Copy link, the dot, History and Rules
+    for name, box in boxes:
+        assert box["left"] >= 0 and box["right"] <= width, (name, box)
+    for i, (one, a) in enumerate(boxes):
+        for other, b in boxes[i + 1:]:
+            apart = (a["right"] <= b["left"] or b["right"] <= a["left"]
+                     or a["bottom"] <= b["top"] or b["bottom"] <= a["top"])
+            assert apart, (one, a, other, b)
+    assert_no_horizontal_overflow(page)
