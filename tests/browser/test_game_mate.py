@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from tablekit import Tracker
 
-from .browserkit import ROOT, assert_no_horizontal_overflow, click_if_still_there, shot
+from .browserkit import (
+    DESKTOP,
+    PHONE,
+    ROOT,
+    assert_no_horizontal_overflow,
+    click_if_still_there,
+    shot,
+)
 from .mate_views import HARNESS_ORIGIN, scenarios, serve_harness
 
 if TYPE_CHECKING:
@@ -140,8 +147,12 @@ def test_unplayed_cards_never_tell_which_is_face_down(harness: Callable[..., Pag
             # Nothing on the page singles out one of the other seat's cards.
             assert not page.locator(f"{panel} .mate-unplayed__cards .mate-facedown").count()
         if seat is not None and board["face_down"]:
-            mine = f'.mate-seatpanel[data-seat="{seat}"] .mate-fd [data-card]'
-            assert drawn(page, mine) == [board["face_down"]], name
+            # Your own face-down card is named on your plate, not drawn on the felt: the
+            # felt keeps the room so the hand stays on the first screen.
+            chip = page.locator(f'.seat[data-seat="{seat}"] .mate-chip--fd')
+            named = f"Your face-down card: the {words(board['face_down'])}"
+            assert chip.get_attribute("title") == named, name
+            assert not page.locator(f'.mate-seatpanel[data-seat="{seat}"]').count(), name
 
 
 def test_a_click_sends_the_legal_action_unchanged(harness: Callable[..., Page],
@@ -294,13 +305,19 @@ def offered(page: Page) -> list[str]:
     return drawn(page, "#hand button.move.card--legal")
 
 
+#: The bottom of the hand's lowest card in the page, and the viewport's height.
+HAND_BOTTOM = """() => [Math.max(...[...document.querySelectorAll('#hand [data-card]')]
+  .map(e => e.getBoundingClientRect().bottom + scrollY)), innerHeight]"""
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_whole_match_against_a_bot(server: str, open_page: Callable[..., Page],
                                      size: str) -> None:
     """Ann plays all four games against a bot by clicking what the page offers; it offers
     exactly ``view.legal``; the bot's face-down card is never told apart from its unplayed
-    cards, nor named, before its game ends; both sizes without sideways scrolling."""
-    page = open_page(SIZES[size])
+    cards, nor named, before its game ends; both sizes without sideways scrolling, and the
+    whole hand on the first screen (a 1280x860 desktop, a 390x844 phone) at every turn."""
+    page = open_page({"desktop": DESKTOP, "phone": PHONE}[size])
     states = watch_states(page)
     link = mate_table(page, server, "Ann", "perfect")
     page.wait_for_selector("#start-btn:not([disabled])")
@@ -337,6 +354,8 @@ def test_a_whole_match_against_a_bot(server: str, open_page: Callable[..., Page]
         assert offered(page) == legal_cards
         assert page.locator("#mate-decline").count() == ({"type": "decline"} in view["legal"])
         assert drawn(page, "#hand [data-card]") == view["board"]["hand"]
+        bottom, screen = page.evaluate(HAND_BOTTOM)
+        assert bottom <= screen, (moves, view["board"]["phase"], bottom)
         snapshots.append((view["match"]["game_number"], page.evaluate(SNAPSHOT)))
         if moves in (0, 6, 14) or (view["board"]["phase"] == "play" and "play" not in shots):
             shots.add("play")

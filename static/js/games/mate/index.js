@@ -68,19 +68,16 @@ function deciding(view, seat) {
   return view.to_act.includes(seat) ? "deciding\u2026" : "decides next";
 }
 
-/** What a seat has done about foreplacing, in words, and its face-down card if this
- * browser may see it (its own, or anyone's once the game is over). */
+/** What a seat has done about foreplacing, in words, and its face-down card once the game
+ * is over. (The felt draws the other seat's tile: your own face-down card is on your plate.) */
 function faceDownTile(view, seat, ctx) {
   const b = view.board;
-  const over = b.phase === "over";
-  const own = seat === ctx.seat;
-  const revealed = over && b.reveal ? b.reveal.foreplaced[seat] : null;
-  const code = revealed || (own ? b.face_down : null);
+  const code = b.phase === "over" && b.reveal ? b.reveal.foreplaced[seat] : null;
   let pic;
   let words;
   if (code) {
     pic = card(code, { size: "sm", classes: ["mate-facedown"], attrs: { "aria-label": `${cardWords(code)}, face down` } });
-    words = over ? "was face down" : "your face-down card";
+    words = "was face down";
   } else if (b.foreplaced[seat]) {
     pic = back(`${ctx.name(seat)}'s face-down card`, "sm");
     words = "1 card face down";
@@ -113,10 +110,10 @@ function unplayedPanel(view, seat, ctx) {
   return h("section", { class: "mate-seatpanel", dataset: { seat: String(seat) } },
     h("div", { class: "mate-seatpanel__head" },
       h("h3", { class: "mate-seatpanel__title" }, title),
-      h("span", { class: "mate-count" }, count)),
+      h("span", { class: "mate-count" }, count),
+      hidden && seat !== ctx.seat ? h("span", { class: "mate-note" }, "One of these is face down: which one is secret until the game ends.") : null),
     h("div", { class: ["mate-seatpanel__body", b.phase !== "over" && "mate-seatpanel__body--playing"] },
-      h("div", { class: "mate-unplayed" }, row,
-        hidden && seat !== ctx.seat ? h("p", { class: "mate-note" }, "One of these is face down: which one is secret until the game ends.") : null),
+      h("div", { class: "mate-unplayed" }, row),
       faceDownTile(view, seat, ctx)));
 }
 
@@ -250,17 +247,17 @@ function renderBoard(view, ctx) {
   const swapped = row && typeof row.swapped === "boolean" ? row.swapped : m.game_number % 2 === 0;
   const info = h("div", { class: "mate-info" },
     h("span", { class: "mate-info__game" }, `Game ${m.game_number} of ${m.games}`),
-    h("span", {}, swapped ? `game ${m.game_number - 1}'s hands, exchanged` : `${nameIn(ctx, m.dealer)} dealt`),
+    swapped ? h("span", { title: `Game ${m.game_number - 1}'s hands, exchanged: each player holds the ten cards the other was dealt` }, "hands exchanged")
+      : h("span", {}, `${nameIn(ctx, m.dealer)} dealt`),
     h("span", {}, `${nameStart(ctx, b.leader)} lead${b.leader === ctx.seat ? "" : "s"}`));
   const board = h("div", { class: ["mate-board", `mate-board--${b.phase}`], dataset: { phase: b.phase, move: String(b.move) } },
     info,
     unplayedPanel(view, top, ctx),
     b.moves.length ? moveStrip(b, order, ctx) : null,
     nowPanel(view, ctx, order),
-    ctx.seat === null || b.phase === "over" ? unplayedPanel(view, bottom, ctx)
-      : h("section", { class: "mate-seatpanel mate-seatpanel--mine", dataset: { seat: String(bottom) } },
-        h("div", { class: "mate-seatpanel__body" }, faceDownTile(view, bottom, ctx),
-          h("span", { class: "mate-count" }, `${b.hand_sizes[bottom]} in your hand`))));
+    // A player's own cards are the tray below, and its plate names its face-down card: the
+    // felt keeps the room, so the hand stays on the first screen.
+    ctx.seat === null || b.phase === "over" ? unplayedPanel(view, bottom, ctx) : null);
   return board;
 }
 
