@@ -248,7 +248,7 @@ document.getElementById("prompt").textContent = ctx.say(sc.view.prompt);
 mate.render(sc.view, ctx, {board: document.getElementById("center"),
                            hand: document.getElementById("hand"),
                            actions: document.getElementById("actions"), seats});
-document.getElementById("rule").textContent = sc.match.rule;
+document.getElementById("rule").textContent = mate.rule();
 document.getElementById("scoreboard").appendChild(mate.scoreboard(sc.match, ctx));
 if (params.has("results")) {
   const panel = document.createElement("div");

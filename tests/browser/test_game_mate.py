@@ -321,6 +321,10 @@ def test_a_whole_match_against_a_bot(server: str, open_page: Callable[..., Page]
     states = watch_states(page)
     link = mate_table(page, server, "Ann", "perfect")
     page.wait_for_selector("#start-btn:not([disabled])")
+    # The note above the scoreboard is the match in one line, not the scoring's fine print.
+    assert page.inner_text("#options-note") == (
+        "Four games (the second and the fourth replay the deal with the hands exchanged)"
+        " \u00b7 only a mate scores \u00b7 the higher total wins \u00b7 no turn timer")
     page.click("#start-btn")
     rng = random.Random(15)
     snapshots: list[tuple[int, dict[str, Any]]] = []

@@ -441,6 +441,13 @@ function resultsEl(view, why, ctx) {
 export default {
   title: "Mate",
 
+  // The note above the scoreboard: the match in one line. The server's rule (the match
+  // record's) spells out the scoring, which the table shows where it happens.
+  rule() {
+    return "Four games (the second and the fourth replay the deal with the hands exchanged)"
+      + " \u00b7 only a mate scores \u00b7 the higher total wins";
+  },
+
   render(view, ctx, slots) {
     const board = slots.board;
     const hand = slots.hand;
