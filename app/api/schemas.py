@@ -342,6 +342,8 @@ class GameInfo(BaseModel):
     title: str
     seats: int
     blurb: str
+    #: The game in a few steps, as it is played (may be empty).
+    how: list[str]
     #: Complete (rules, client module, tests): only these can be chosen for a table.
     playable: bool
     options: list[OptionInfo]

@@ -102,7 +102,8 @@ async def read_games() -> list[GameInfo]:
     names = sorted(games.names(), key=lambda n: (n != "dingo", n))
     return [GameInfo.model_validate({
         "name": spec.name, "title": spec.title, "seats": spec.seats, "blurb": spec.blurb,
-        "playable": spec.playable, "options": [o.to_dict() for o in spec.options],
+        "how": list(spec.how), "playable": spec.playable,
+        "options": [o.to_dict() for o in spec.options],
         "bots": spec.bot_kinds(), "stand_in": spec.stand_in_bot})
         for spec in map(games.get, names)]
 

@@ -337,6 +337,8 @@ class GameSpec:
     replay_line: Callable[[str | bytes], JSON | None]
     #: One-sentence description for the home page.
     blurb: str = ""
+    #: The game in a few steps, in the order it is played: the home page's "How … goes".
+    how: tuple[str, ...] = field(default=())
     #: Shown on the home page only when the whole game (rules, client module, tests) is done.
     playable: bool = False
     #: Bot kinds by strength, weakest first, as the home page offers them.

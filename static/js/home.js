@@ -84,11 +84,15 @@ function chooseGame(game) {
   F.game = game;
   $("#game-blurb").textContent = game.blurb || "";
   $("#game-blurb").hidden = !game.blurb;
-  // "How a game goes" shows Dingo's walk-through; for another game its own words and rules.
+  // "How a game goes" shows Dingo's walk-through; for another game its own steps (the
+  // server's `how`), else its blurb, and its rules.
   const dingo = game.name === "dingo";
+  const steps = !dingo && Array.isArray(game.how) ? game.how : [];
   $("#how-title").textContent = dingo ? "How a game goes" : `How ${game.title} goes`;
-  $("#how-other").textContent = dingo ? "" : game.blurb || "";
-  $("#how-other").hidden = dingo;
+  $("#how-other").textContent = dingo || steps.length ? "" : game.blurb || "";
+  $("#how-other").hidden = dingo || steps.length > 0;
+  fill($("#how-steps"), steps.map((text) => h("li", {}, text)));
+  $("#how-steps").hidden = !steps.length;
   $("#roles").hidden = $("#how-dingo").hidden = !dingo;
   $("#how-rules").href = `/rules/${encodeURIComponent(game.name)}`;
   $("#how-rules").textContent = `Read the whole rules of ${game.title}`;

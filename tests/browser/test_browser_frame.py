@@ -291,13 +291,20 @@ def test_how_a_game_goes_follows_the_game_picked(server: str,
     assert page.inner_text("#how-title") == "How a game goes"
     assert page.is_visible("#how-dingo") and page.get_attribute("#how-rules", "href") == (
         "/rules/dingo")
-    page.check('input[value="bingo"]')
-    assert page.inner_text("#how-title") == "How Bingo goes"
-    assert not page.is_visible("#how-dingo") and not page.is_visible("#roles")
-    assert "Sixty-six" in page.inner_text("#how-other")
-    assert page.get_attribute("#how-rules", "href") == "/rules/bingo"
+    listed = {g["name"]: g for g in page.evaluate(
+        "fetch('/api/games').then(r => r.json())")}
+    for name in ("bingo", "divide", "mate"):
+        page.check(f'input[value="{name}"]')
+        assert page.inner_text("#how-title") == f"How {listed[name]['title']} goes"
+        assert not page.is_visible("#how-dingo") and not page.is_visible("#roles")
+        # The game's own steps, not its blurb again (which is under the game picker).
+        steps = page.eval_on_selector_all("#how-steps li", "els => els.map(e => e.innerText)")
+        assert steps == listed[name]["how"] and len(steps) >= 3
+        assert not page.is_visible("#how-other")
+        assert page.inner_text("#game-blurb") == listed[name]["blurb"]
+        assert page.get_attribute("#how-rules", "href") == f"/rules/{name}"
     page.check('input[value="dingo"]')
-    assert page.is_visible("#how-dingo") and not page.is_visible("#how-other")
+    assert page.is_visible("#how-dingo") and not page.is_visible("#how-steps")
 
 
 def test_without_the_games_list_the_home_page_offers_dingo_as_before(

@@ -234,6 +234,14 @@ GAME = GameSpec(
     replay_line=replay_line,
     blurb="Dominoes played like Sixty-six: take tricks, declare your doubles, close the "
           "stock and claim 70 before your opponent does. First to 7 game points.",
+    how=("Twenty-eight dominoes: seven each and a stock. A turned-up tile sets the trump number, "
+         "and a blank counts as seven.",
+         "Take tricks: the bingo (0-0) beats everything, then the trumps; otherwise the led "
+         "tile's higher end is the suit. The trick's winner draws first and leads.",
+         "On lead, show two or more doubles for 20 to 70 points, or close the stock: then the "
+         "follower must follow and beat.",
+         "Claim once your tricks and doubles make 70: right, you win the deal; wrong, your "
+         "opponent does. The first to 7 game points wins the match."),
     playable=True,
     bot_order=("random", "heuristic"),
     redeal=redeal,

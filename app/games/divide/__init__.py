@@ -26,11 +26,11 @@ OPTIONS = (
     Option(name="deck", title="Deck",
            description="10 cards (2 to 10 and a queen: 5 battles a half), or the long game's "
                        "14 (black 2 to 10 and red 2 4 5 6 8, red cards worth ten more: "
-                       "7 battles a half)",
+                       "7 battles a half).",
            kind="choice", default=10, choices=(10, 14)),
     Option(name="target_wins", title="Games to win",
-           description="the match goes to the first seat to win this many games; a drawn "
-                       "game counts for neither",
+           description="The match goes to the first player to win this many games; a "
+                       "drawn game counts for neither.",
            kind="int", default=3, minimum=1, maximum=9),
 )
 
@@ -85,6 +85,13 @@ GAME = GameSpec(
     replay_line=replay_line,
     blurb="Both hands are on the table; show a card face down at the same time as your "
           "opponent, and the low card wins if it divides the high one or sits just below it.",
+    how=("Ten cards, 2 to 10 and a queen (worth 12), dealt five and five: each of you knows "
+         "both hands.",
+         "In each battle you both commit a card face down, in any order; then both are shown.",
+         "The higher card wins, unless the lower one divides it or sits just below it: 3 beats "
+         "9, and 9 beats 10.",
+         "After five battles the hands change over for five more. Six battles of the ten win "
+         "the game, and the first to win the games the table set wins the match."),
     playable=True,
     bot_order=("random", "greedy", "equilibrium"),
     redeal=redeal,

@@ -94,6 +94,16 @@ GAME = GameSpec(
     replay_line=replay_line,
     blurb="Answer each lead by suit, else by rank, else you are mated: the later the mate, "
           "the more it scores. Every deal is played twice, the hands exchanged.",
+    how=("Twenty cards, ten each: the aces, tens, kings, queens and sevens. Your opponent's "
+         "cards are known to you, as yours are to them.",
+         "Before the first move each of you may lay one card face down. It stays out of play, "
+         "and a mate its owner gives scores as if one move later.",
+         "The leader plays any card; the other must answer with the same suit, else the same "
+         "rank. A player who can do neither is mated, and the game ends.",
+         "The stronger card wins the move and leads the next. A mate scores the mating card's "
+         "value times the move number: the later, the more.",
+         "Four games: the second and the fourth replay the deal with the hands exchanged. The "
+         "higher total wins the match."),
     playable=True,
     bot_order=("random", "greedy", "perfect"),
     redeal=redeal,
