@@ -604,4 +604,8 @@ def test_divide_on_a_phone(open_page: Callable[..., Page], server: str) -> None:
                   on_move=on_move)
     assert moves == 10
     assert_no_horizontal_overflow(page)
+    # The battles' column heads name both players in full ("Bruno", not "Br…").
+    cut = page.eval_on_selector_all(
+        "th.dc-res__who", "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.title)")
+    assert not cut, cut
     shot(page, "divide-live-results-phone")
