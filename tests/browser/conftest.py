@@ -188,6 +188,8 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
     shot(page, "table-results")
     seen["buttons_in_sight"] = page.evaluate(BUTTONS_IN_SIGHT)
     seen["penalty_column"] = page.locator(".result-table tbody td:nth-child(3)").all_inner_texts()
+    seen["plate_penalties"] = [
+        page.inner_text(f'.seat[data-seat="{seat}"] .pile-val--penalty b') for seat in range(4)]
     seen["why"] = page.inner_text("#why")
     seen["why_seats"] = page.locator("#why .why__seat").all_inner_texts()
     seen["board"] = page.evaluate("window.boardWatch")

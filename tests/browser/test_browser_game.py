@@ -77,6 +77,7 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
     assert len(seen["penalty_column"]) == 4
     assert all(re.fullmatch("0|\u2212[1-9][0-9]*", v) for v in seen["penalty_column"]), \
         seen["penalty_column"]
+    assert seen["plate_penalties"] == seen["penalty_column"], "the plates say it as the table does"
     if seen["why_not"] is not None:  # (test_browser_live_table makes sure of one)
         assert re.fullmatch(WHY_NOT, seen["why_not"])
     # Screen readers hear that it is your turn; a double click selects no text.

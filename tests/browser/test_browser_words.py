@@ -78,3 +78,23 @@ def test_a_hunt_names_every_seat_it_touched(server: str, open_page: Callable[...
           return huntWords(hunt, names).map((part) => part.card || part).join("");
         }""", hunt)
     assert words.endswith("(Bruno 0, Cleo +3, Dov +3).")
+
+
+def test_a_dingo_plate_shows_a_penalty_as_what_it_costs(server: str,
+                                                       open_page: Callable[..., Page]) -> None:
+    """A plate says "Penalty \u22123", as the results table and the hunt lines say it."""
+    page = open_page()
+    page.goto(f"{server}/")
+    got = page.evaluate(
+        """async () => {
+          const dingo = (await import('/static/js/games/dingo/index.js')).default;
+          const g = {hand_sizes: [3, 3, 3, 3], score_piles: [["2D"], [], [], []],
+                     penalty_piles: [["AD"], [], [], []], scores: [-1, 0, 0, 0], dealer: 1};
+          const ctx = {seat: 0, plainName: (s) => `Seat ${s}`};
+          return [0, 1].map((seat) => {
+            const box = document.createElement('div');
+            box.append(...dingo.plate(seat, g, ctx).body);
+            return box.querySelector('.pile-val--penalty b').textContent;
+          });
+        }""")
+    assert got == ["\u22123", "0"]

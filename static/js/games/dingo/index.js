@@ -47,9 +47,10 @@ function plate(seat, g, ctx) {
     h("span", { class: "pile-val pile-val--score", title: "Score pile value" },
       h("span", { class: "pile-val__label" }, "Score"), h("span", { class: "pile-val__short", "aria-hidden": "true" }, "S"),
       h("b", {}, String(scoreVal))),
+    // A penalty shows what it costs ("−3"), as the results table and the hunt lines do.
     h("span", { class: "pile-val pile-val--penalty", title: "Penalty pile value" },
       h("span", { class: "pile-val__label" }, "Penalty"), h("span", { class: "pile-val__short", "aria-hidden": "true" }, "P"),
-      h("b", {}, String(penaltyVal)))));
+      h("b", {}, signed(-penaltyVal)))));
 
   const cards = h("div", { class: "seat__cards" });
   if (g.score_piles[seat].length) cards.appendChild(cardRow(g.score_piles[seat], { label: "Score pile" }));
