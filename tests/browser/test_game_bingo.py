@@ -30,6 +30,8 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 ORIGIN = "http://bingo.test"
 TILE = re.compile(r"\b[0-6]-[0-6]\b")
+#: The trump numbers in words, as the rules page names the suits.
+TRUMP_NAMES = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"]
 
 HARNESS = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -248,6 +250,11 @@ def test_bingo_module_draws_real_views(harness: Callable[..., Page],
             count = page.get_attribute("#bingo-stock-count", "data-count")
             assert count == str(b["stock_count"]), name
             assert b["trump_name"] in page.inner_text(".bingo-trumps").lower()
+            # The scoreboard names each deal's trumps beside their glyph (a blank half alone
+            # is an empty square).
+            trumps = page.eval_on_selector_all(
+                "#scoreboard-table tbody td.bingo-sb__trump", "els => els.map(e => e.innerText)")
+            assert trumps == [TRUMP_NAMES[g["trump"]] for g in s["match"]["games"]], name
             for seat in (0, 1):
                 plate = page.locator(f'.bingo-seat[data-seat="{seat}"]')
                 assert f"{b['tricks_won'][seat]} trick" in plate.inner_text(), name

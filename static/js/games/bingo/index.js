@@ -394,7 +394,9 @@ function scoreboard(match, ctx) {
     const bonus = r ? r.bingo_bonus : null;
     return h("tr", { class: r ? null : "now", title: r && r.say ? ctx.sayYou(r.say) : null },
       h("td", {}, `Deal ${g.deal}`),
-      h("td", { class: "bingo-sb__trump" }, numberEl(g.trump, SUITS[g.trump] || String(g.trump))),
+      // The glyph and the word: a blank half alone is an empty square, like a checkbox.
+      h("td", { class: "bingo-sb__trump" }, numberEl(g.trump, SUITS[g.trump] || String(g.trump)),
+        h("span", { "aria-hidden": "true" }, SUITS[g.trump] || String(g.trump))),
       seats.map((s) => h("td", {
         class: r && r.winner === s ? "won" : null,
       }, r || g.game_points[s] ? String(g.game_points[s]) + (bonus === s ? "*" : "") : "…")));
