@@ -228,6 +228,9 @@ class GenericReplay(BaseModel):
     game: str
     game_title: str
     seats: int
+    #: The table the match was played at: a browser that sat there opens the replay from
+    #: its own seat.
+    table_id: str
     number: int
     players: list[PlayerPublic]
     setup: dict[str, Any]
@@ -429,7 +432,8 @@ async def _generic_replay(session: AsyncSession, match: MatchRecord, game: GameR
     frames = game_frames(spec, match.seed, match.options, [*earlier, game.actions],
                          game.number, labels)
     return GenericReplay(match_id=match.id, game=match.game, game_title=spec.title,
-                         seats=match.seats, number=game.number, players=players,
+                         seats=match.seats, table_id=match.table_id, number=game.number,
+                         players=players,
                          setup=game.setup, result=game.result, winner=game.winner,
                          say=_say(game.result, labels), **frames)
 

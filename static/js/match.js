@@ -6,7 +6,7 @@
 import { $, h, fill, formatDate, plural } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardName } from "./cards.js";
-import { avatar, botBadge, seatNames } from "./render.js";
+import { avatar, botBadge, readerSeat, seatNames, youBadge } from "./render.js";
 import { signed } from "./words.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -23,6 +23,7 @@ function render(m) {
   document.title = `Match #${m.id} · Dingo Online`;
   const names = seatNames(m.players);
   const name = (seat) => names[seat];
+  const me = readerSeat(m.table_id, m.players);
   const head = h("div", { class: "page-head" },
     h("a", { class: "back-link", href: "/history" }, "\u2190 All matches"),
     h("h1", {}, `Match #${m.id}`),
@@ -33,7 +34,7 @@ function render(m) {
   const winner = h("div", { class: "panel winner-panel" },
     h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605"),
     h("div", {},
-      h("p", { class: "winner-panel__title" }, `${name(m.winner)} won the match`),
+      h("p", { class: "winner-panel__title" }, `${wonBy(m.winner, me, name)} the match`),
       h("p", { class: "muted" }, `${plural(m.game_wins[m.winner], "game")} won, ${signed(m.totals[m.winner])} points in all`)));
 
   const seats = [0, 1, 2, 3];
@@ -41,11 +42,11 @@ function render(m) {
   // readers) and the legend above the table names everyone in full.
   const legend = h("ul", { class: "score-legend", "aria-hidden": "true" },
     seats.map((s) => h("li", {}, avatar(name(s), s), h("span", { class: "score-legend__name" }, name(s)),
-      botBadge(m.players[s]))));
+      botBadge(m.players[s]), youBadge(s, me))));
   const headRow = h("tr", {}, h("th", {}, "Game"), h("th", {}, "Dealer"),
     seats.map((s) => h("th", { class: "num", title: name(s) },
       h("span", { class: "th-player" }, avatar(name(s), s), h("span", { class: "th-player__name" }, name(s))),
-      botBadge(m.players[s]))),
+      botBadge(m.players[s]), youBadge(s, me))),
     h("th", {}, h("span", { class: "sr-only" }, "Replay")));
   const rows = m.games.map((g) => h("tr", {},
     h("td", {}, String(g.number)),
@@ -84,11 +85,15 @@ function advicePanel(m, name) {
     h("ul", { class: "advice-list" }, rows));
 }
 
+/** "Ann won", or "You won" to the one who played that seat (see readerSeat). */
+const wonBy = (seat, me, name) => (seat === me ? "You won" : `${name(seat)} won`);
+
 /** A match of any game but Dingo: players, standing, and each game's winner and result. */
 function renderGeneric(m) {
   document.title = `Match #${m.id} · ${m.game_title} · Dingo Online`;
   const names = seatNames(m.players);
   const name = (seat) => names[seat];
+  const me = readerSeat(m.table_id, m.players);
   const seats = m.players.map((p) => p.seat);
   // A game's result in the server's words; a result without them shows its per-seat
   // numbers (Divide and Conquer: battles won), named by their key.
@@ -109,7 +114,7 @@ function renderGeneric(m) {
   const winner = h("div", { class: "panel winner-panel" },
     h("span", { class: "trophy", "aria-hidden": "true" }, drawn ? "=" : "\u2605"),
     h("div", {},
-      h("p", { class: "winner-panel__title" }, drawn ? "The match is a draw" : `${name(m.winner)} won the match`),
+      h("p", { class: "winner-panel__title" }, drawn ? "The match is a draw" : `${wonBy(m.winner, me, name)} the match`),
       h("p", { class: "muted", id: "standing-line" },
         seats.map((s) => `${name(s)} ${m.standing[s]}`).join(" · ")),
       m.rule ? h("p", { class: "muted match-rule", id: "match-rule" }, `Rule: ${m.rule}`) : null));
@@ -130,7 +135,7 @@ function renderGeneric(m) {
   const players = h("ul", { class: "players players--match" },
     m.players.map((p) => h("li", { class: ["player", p.seat === m.winner && "player--winner"] },
       avatar(p.name, p.seat), h("span", { class: "player__name" }, name(p.seat)),
-      botBadge(p),
+      botBadge(p), youBadge(p.seat, me),
       h("span", { class: "player__wins", title: m.rule || "" }, String(m.standing[p.seat])))));
   const table = h("section", { class: "panel" },
     h("h2", {}, "Games"),

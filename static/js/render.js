@@ -2,6 +2,22 @@
 
 import { h } from "./dom.js";
 import { cardEl, cardName } from "./cards.js";
+import { tableMemory } from "./api.js";
+
+/** The seat this browser played in a recorded match, or null: the seat it last sat in at
+ * that table, when the record has a person of the name it sat down with there. A record
+ * is public: anyone else reads it in names only. */
+export function readerSeat(tableId, players) {
+  const mem = tableMemory(tableId);
+  if (!mem || !Number.isInteger(mem.seat) || !mem.name) return null;
+  const p = (players || []).find((x) => x.seat === mem.seat);
+  return p && !p.bot && p.name === mem.name ? p.seat : null;
+}
+
+/** The "You" badge beside the reader's own name on a record (nothing for anyone else). */
+export function youBadge(seat, me) {
+  return seat === me ? h("span", { class: "badge badge--you", title: "You played this seat" }, "You") : null;
+}
 
 /** A line of words (see words.js) as an element; cards become coloured names. */
 export function lineEl(parts, tag = "span", attrs = {}) {

@@ -8,7 +8,7 @@ import { $, h, fill } from "./dom.js";
 import { fillNames, loadGameModule, safeGameName } from "./games/load.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardEl, cardName, pileValue, rankLabel, rankPlural } from "./cards.js";
-import { avatar, botBadge, cardRow, lineEl, seatNames } from "./render.js";
+import { avatar, botBadge, cardRow, lineEl, readerSeat, seatNames } from "./render.js";
 import { describeEvent, secondPerson, signed } from "./words.js";
 
 const [, , matchId, , gameNumber] = location.pathname.split("/").map(decodeURIComponent);
@@ -324,9 +324,12 @@ async function startGeneric() {
   R.generic = true;
   document.body.dataset.game = R.data.game;
   $("#rfelt").classList.add("gfelt", `gfelt--${R.data.seats}`);
+  // Seen from the seat the link names, else from the one this browser played, else seat 1.
   const seen = new URLSearchParams(location.search).get("seen");
   const seat = Number.parseInt(seen ?? "", 10);
-  R.seen = seen === "spectator" ? null : (seat >= 0 && seat < R.data.seats ? seat : 0);
+  const mine = readerSeat(R.data.table_id, R.data.players);
+  R.seen = seen === "spectator" ? null
+    : (seat >= 0 && seat < R.data.seats ? seat : mine ?? 0);
   R.module = await loadModule(R.data.game);
   drawSeenFrom();
 }

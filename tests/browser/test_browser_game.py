@@ -101,6 +101,31 @@ def test_exchange_notes_read_in_the_order_things_happened(finished_match: dict[s
         assert (m[1] == "gave") == (gave_at < got_at), (note, log)
 
 
+def test_the_match_record_says_you_to_the_one_who_played(
+        finished_match: dict[str, Any], server: str, open_page: Callable[..., Page]) -> None:
+    """The browser that sat at the table (its seat and name kept for that table) reads its
+    own seat as "You" on the record; anyone else reads names only."""
+    page = open_page()
+    page.goto(f"{server}/")
+    record = page.evaluate("u => fetch('/api' + u).then(r => r.json())",
+                           finished_match["record_url"])
+    ann = next(p for p in record["players"] if p["name"] == "Ann")
+    winner = next(p["name"] for p in record["players"] if p["seat"] == record["winner"])
+    for who, expected in (("Ann", "You" if record["winner"] == ann["seat"] else winner),
+                          ("Nobody", winner)):
+        page.evaluate("([id, m]) => localStorage.setItem(`dingo.table.${id}`, JSON.stringify(m))",
+                      [record["table_id"], {"name": who, "seat": ann["seat"]}])
+        page.goto(f"{server}{finished_match['record_url']}")
+        page.wait_for_selector("#score-table")
+        title = page.inner_text(".winner-panel__title")
+        assert title == f"{expected} won the match", (who, title)
+        yours = page.locator(".score-legend .badge--you")
+        assert yours.count() == (who == "Ann"), who
+        if who == "Ann":
+            assert "Ann" in yours.locator("xpath=..").inner_text()
+            shot(page, "match-you")
+
+
 def test_the_history_finds_the_match_and_replays_it(
         finished_match: dict[str, Any], server: str, open_page: Callable[..., Page]) -> None:
     page = open_page()

@@ -324,6 +324,8 @@ def test_phone_history_rows(records: dict[str, Any], open_page: Callable[..., Pa
 GAME_MATCHES = [("mate", 41, ("Ann", "Bea")), ("divide", 42, ("Cleo", "Dov")),
                 ("bingo", 43, ("Eli", "Finn")), ("dingo", 44, ("Ann", "Bob", "Cleo", "Dov")),
                 ("mate", 45, ("Gus", "Hal"))]
+#: The one of GAME_MATCHES played by two people (in the others seat 1 is a bot).
+TWO_PEOPLE = 4
 
 
 async def _fill_games(url: str) -> list[int]:
@@ -338,7 +340,8 @@ async def _fill_games(url: str) -> list[int]:
             ended = DAY2 + timedelta(minutes=i)
             record = (play_match_record(seed, table_id=f"g-{i}", names=names, ended_at=ended)
                       if game == "dingo" else
-                      game_record(game, seed, table_id=f"g-{i}", names=names, ended_at=ended))
+                      game_record(game, seed, table_id=f"g-{i}", names=names, ended_at=ended,
+                                  bots=(False, False) if i == TWO_PEOPLE else (False, True)))
             ids.append(await store.finish_match(record))
         return ids
     finally:
@@ -488,6 +491,36 @@ def test_replay_of_another_game_seen_from_each_seat(game_records: dict[str, Any]
         page.wait_for_selector("#seen-from")
         assert page.inner_text("#step-count").startswith("2 /")
         assert page.get_attribute("#seen-from [data-seen='spectator']", "aria-pressed") == "true"
+
+
+def test_the_one_who_played_sees_the_record_from_its_seat(game_records: dict[str, Any],
+                                                         open_page: Callable[..., Page]) -> None:
+    """A browser that sat at the match's table (seat 1, by the name kept for that table)
+    reads "You" for that seat on the match page, and the replay opens from that seat; with
+    another name kept there, names only and seat 0 as for anyone."""
+    game, _, names = GAME_MATCHES[TWO_PEOPLE]
+    match_id = game_records["ids"][TWO_PEOPLE]
+    page = open_page(DESKTOP)
+    page.goto(f"{game_records['base']}/")
+    record = page.evaluate(f"fetch('/api/matches/{match_id}').then(r => r.json())")
+    for kept, seat in ((names[1], 1), ("Somebody else", None)):
+        page.evaluate("([id, m]) => localStorage.setItem(`dingo.table.${id}`, JSON.stringify(m))",
+                      [record["table_id"], {"name": kept, "seat": 1}])
+        page.goto(f"{game_records['base']}/matches/{match_id}")
+        page.wait_for_selector("#score-table")
+        badges = page.locator(".players .badge--you")
+        assert badges.count() == (seat is not None), kept
+        if seat is not None:
+            assert names[1] in badges.locator("xpath=..").inner_text()
+            shot(page, "records-match-you")
+        won = record["winner"]
+        title = ("The match is a draw" if won is None
+                 else f"{'You' if won == seat else names[won]} won the match")
+        assert page.inner_text(".winner-panel__title") == title, kept
+        page.goto(f"{game_records['base']}/matches/{match_id}/games/1")
+        page.wait_for_selector("#seen-from")
+        pressed = page.get_attribute(f"#seen-from [data-seen='{seat or 0}']", "aria-pressed")
+        assert pressed == "true", (game, kept)
 
 
 def test_dingo_replay_among_other_games_is_as_before(game_records: dict[str, Any],
