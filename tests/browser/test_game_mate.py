@@ -116,6 +116,14 @@ def test_every_moment_is_drawn_at_both_sizes(harness: Callable[..., Page],
                     assert drawn(page, cell) == ([code] if code else []), (name, move)
             if board["phase"] == "play":
                 assert page.inner_text("#mate-move") == str(board["move"])
+            if board["phase"] == "foreplace":
+                # Who decides now and who next, in words that read after "You:" too.
+                spots = page.locator(".mate-now .mate-spot__who").all_inner_texts()
+                for who in (0, 1):
+                    label = "You" if who == seat else ("Ann" if who == 0 else "Bob \u00b7 bot")
+                    doing = "deciding\u2026" if who in view["to_act"] else "next to decide"
+                    if not board["decided"][who]:
+                        assert f"{label}: {doing}" in spots, (name, spots)
             # The phone's hand fits the screen in one row, every card on it.
             if size == "phone" and seat is not None:
                 rights = page.eval_on_selector_all(

@@ -63,9 +63,9 @@ const label = (text, extra = {}) => h("span", { class: "mate-label", ...extra },
 
 // ---- the board -------------------------------------------------------------------------
 
-/** Where a seat is in the foreplace decision: "deciding…" (its turn) or "decides next". */
+/** Where a seat is in the foreplace decision: "deciding…" (its turn) or "next to decide" (either reads after "You:" and "Bea:"). */
 function deciding(view, seat) {
-  return view.to_act.includes(seat) ? "deciding\u2026" : "decides next";
+  return view.to_act.includes(seat) ? "deciding\u2026" : "next to decide";
 }
 
 /** What a seat has done about foreplacing, in words, and its face-down card once the game
