@@ -28,6 +28,9 @@ pytestmark = pytest.mark.browser
 # The same moves the helpers click: a card waiting for the server's answer is
 # aria-disabled, so a looser test could pass on the move just made.
 YOUR_TURN = f"document.querySelectorAll({MOVES!r}).length > 0"
+#: Where the hand's lowest card ends, in the page (not the window: the page may be scrolled).
+HAND_BOTTOM = ("Math.max(...[...document.querySelectorAll('#hand .card')]"
+               ".map(e => e.getBoundingClientRect().bottom + scrollY))")
 
 
 def test_phone_layout(server: str, open_page: Callable[..., Page],
@@ -49,13 +52,15 @@ def test_phone_layout(server: str, open_page: Callable[..., Page],
     for i in range(cards.count()):
         box = cards.nth(i).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    # The hand is on the first screen, under the table.
-    assert cards.first.bounding_box()["y"] < PHONE["height"]
+    page.evaluate("scrollTo(0, 0)")
+    assert page.evaluate(HAND_BOTTOM) <= PHONE["height"]
     shot(page, "phone-table")
     rng = random.Random(2)
-    for _ in range(3):
+    for turn in range(3):
         page.wait_for_function(YOUR_TURN)
         assert my_turn(page)
+        # The whole hand (two rows of cards) is on the first screen, passing too.
+        assert page.evaluate(HAND_BOTTOM) <= PHONE["height"], turn
         take_turn(page, rng)
         page.wait_for_selector("#hand:not(.hand--busy)")
     assert_no_horizontal_overflow(page)
