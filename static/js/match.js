@@ -86,7 +86,7 @@ function advicePanel(m, name) {
 }
 
 /** "Ann won", or "You won" to the one who played that seat (see readerSeat). */
-const wonBy = (seat, me, name) => (seat === me ? "You won" : `${name(seat)} won`);
+const wonBy = (seat, me, name) => (me !== null && seat === me ? "You won" : `${name(seat)} won`);
 
 /** A match of any game but Dingo: players, standing, and each game's winner and result. */
 function renderGeneric(m) {

@@ -75,7 +75,7 @@ function drawTable(frame) {
       h("div", { class: "rseat__piles" },
         h("span", { class: "pile-tag pile-tag--score" }, `Score pile ${scoreVal}`),
         cardRow(frame.score_piles[seat], { overlap: true, label: "Score pile" }),
-        h("span", { class: "pile-tag pile-tag--penalty" }, `Penalty ${penaltyVal}`),
+        h("span", { class: "pile-tag pile-tag--penalty" }, `Penalty ${signed(-penaltyVal)}`),
         cardRow(frame.penalty_piles[seat], { overlap: true, label: "Penalty pile" }))));
   }
   const center = h("div", { class: "rcenter" });
@@ -324,7 +324,7 @@ async function startGeneric() {
   R.generic = true;
   document.body.dataset.game = R.data.game;
   $("#rfelt").classList.add("gfelt", `gfelt--${R.data.seats}`);
-  // Seen from the seat the link names, else from the one this browser played, else seat 1.
+  // Seen from the seat the link names, else from the one this browser played, else seat 0.
   const seen = new URLSearchParams(location.search).get("seen");
   const seat = Number.parseInt(seen ?? "", 10);
   const mine = readerSeat(R.data.table_id, R.data.players);

@@ -172,4 +172,8 @@ def test_the_history_finds_the_match_and_replays_it(
     page.keyboard.press("End")
     page.wait_for_selector(".score-change--final")
     assert page.inner_text("#step-count") == f"{total} / {total}"
+    # A penalty pile says what it costs, as the table does ("Penalty \u22123").
+    tags = page.locator(".pile-tag--penalty").all_inner_texts()
+    assert len(tags) == 4 and all(re.fullmatch("Penalty (0|\u2212[1-9][0-9]*)", t)
+                                  for t in tags), tags
     shot(page, "replay")

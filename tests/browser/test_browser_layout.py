@@ -28,9 +28,10 @@ pytestmark = pytest.mark.browser
 # The same moves the helpers click: a card waiting for the server's answer is
 # aria-disabled, so a looser test could pass on the move just made.
 YOUR_TURN = f"document.querySelectorAll({MOVES!r}).length > 0"
-#: Where the hand's lowest card ends, in the page (not the window: the page may be scrolled).
-HAND_BOTTOM = ("Math.max(...[...document.querySelectorAll('#hand .card')]"
-               ".map(e => e.getBoundingClientRect().bottom + scrollY))")
+#: Where the hand's lowest card ends, in the page (not the window: the page may be scrolled);
+#: null when no card is drawn, which fails the comparison instead of passing it.
+HAND_BOTTOM = ("(cs => cs.length ? Math.max(...cs.map(e => e.getBoundingClientRect().bottom"
+               " + scrollY)) : null)([...document.querySelectorAll('#hand .card')])")
 
 
 def test_phone_layout(server: str, open_page: Callable[..., Page],
