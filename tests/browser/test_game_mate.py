@@ -4,7 +4,7 @@ First, real engine views (tests/browser/mate_views.py) drawn by the module on a 
 laid out like the table: what the hand offers is exactly ``view.legal`` and a click sends
 the action unchanged, the opponent's face-down card is never told apart from its unplayed
 cards, the scoreboard and the results say what the server said, and nothing scrolls
-sideways at 390 px. Screenshots of each moment at 1280x900 and 390x844 go to
+sideways at 390 px. Screenshots of each moment at 1280x860 and 390x844 go to
 test-artifacts/mate-*.png.
 
 Then the real table (the server and the frame, static/js/table.js): a Mate table with the
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
 RANK_WORD = {"A": "ace", "T": "ten", "K": "king", "Q": "queen", "7": "seven"}
 SUIT_WORD = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 
@@ -189,6 +189,17 @@ def test_a_click_sends_the_legal_action_unchanged(harness: Callable[..., Page],
     assert not page.locator("button.move").count()
 
 
+def test_a_raised_card_leaves_the_foreplace_words_readable(harness: Callable[..., Page]) -> None:
+    """A card under the pointer rises above its row: not over "Pick the card to lay face down"."""
+    page = harness("decide-leader")
+    page.hover("#hand button.move.card--legal >> nth=0")
+    page.wait_for_function("!document.getAnimations().some(a => a.playState === 'running')")
+    words_end, card_top = page.evaluate(
+        "[document.querySelector('.mate-decide__text').getBoundingClientRect().bottom,"
+        " document.querySelector('#hand button.move:hover').getBoundingClientRect().top]")
+    assert card_top >= words_end - 0.5, (card_top, words_end)
+
+
 def test_scoreboard_and_results_say_what_the_server_said(
         harness: Callable[..., Page], views: dict[str, dict[str, Any]]) -> None:
     over = views["match-over"]
@@ -313,9 +324,11 @@ def offered(page: Page) -> list[str]:
     return drawn(page, "#hand button.move.card--legal")
 
 
-#: The bottom of the hand's lowest card in the page, and the viewport's height.
-HAND_BOTTOM = """() => [Math.max(...[...document.querySelectorAll('#hand [data-card]')]
-  .map(e => e.getBoundingClientRect().bottom + scrollY)), innerHeight]"""
+#: The bottom of the hand's lowest card in the page (null with no card drawn, which fails
+#: the comparison), and the viewport's height.
+HAND_BOTTOM = """() => { const cs = [...document.querySelectorAll('#hand [data-card]')];
+  return [cs.length ? Math.max(...cs.map(e => e.getBoundingClientRect().bottom + scrollY))
+    : null, innerHeight]; }"""
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

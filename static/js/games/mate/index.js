@@ -69,7 +69,8 @@ function deciding(view, seat) {
 }
 
 /** What a seat has done about foreplacing, in words, and its face-down card once the game
- * is over. (The felt draws the other seat's tile: your own face-down card is on your plate.) */
+ * is over. (A player's own face-down card is named on its plate, so the felt draws this tile
+ * for the other seat only; a spectator sees both seats' tiles.) */
 function faceDownTile(view, seat, ctx) {
   const b = view.board;
   const code = b.phase === "over" && b.reveal ? b.reveal.foreplaced[seat] : null;
@@ -111,7 +112,7 @@ function unplayedPanel(view, seat, ctx) {
     h("div", { class: "mate-seatpanel__head" },
       h("h3", { class: "mate-seatpanel__title" }, title),
       h("span", { class: "mate-count" }, count),
-      hidden && seat !== ctx.seat ? h("span", { class: "mate-note" }, "One of these is face down: which one is secret until the game ends.") : null),
+      hidden ? h("span", { class: "mate-note" }, "One of these is face down: which one is secret until the game ends.") : null),
     h("div", { class: ["mate-seatpanel__body", b.phase !== "over" && "mate-seatpanel__body--playing"] },
       h("div", { class: "mate-unplayed" }, row),
       faceDownTile(view, seat, ctx)));
