@@ -238,10 +238,11 @@ GAME = GameSpec(
          "and a blank counts as seven.",
          "Take tricks: the bingo (0-0) beats everything, then the trumps; otherwise the led "
          "tile's higher end is the suit. The trick's winner draws first and leads.",
-         "On lead, show two or more doubles for 20 to 70 points, or close the stock: then the "
-         "follower must follow and beat.",
-         "Claim once your tricks and doubles make 70: right, you win the deal; wrong, your "
-         "opponent does. The first to 7 game points wins the match."),
+         "On lead you may show two or more doubles, worth 20 to 70 points once you win a "
+         "trick, and after your first trick you may close the stock. Once the stock is closed "
+         "or used up, the follower must follow suit, beating the lead if possible, else trump.",
+         "On lead, claim when you think your points reach 70: right, you win the deal; short, "
+         "your opponent does. The first to 7 game points wins the match."),
     playable=True,
     bot_order=("random", "heuristic"),
     redeal=redeal,

@@ -86,12 +86,13 @@ GAME = GameSpec(
     blurb="Both hands are on the table; show a card face down at the same time as your "
           "opponent, and the low card wins if it divides the high one or sits just below it.",
     how=("Ten cards, 2 to 10 and a queen (worth 12), dealt five and five: each of you knows "
-         "both hands.",
+         "both hands. The long game deals fourteen, seven each.",
          "In each battle you both commit a card face down, in any order; then both are shown.",
          "The higher card wins, unless the lower one divides it or sits just below it: 3 beats "
          "9, and 9 beats 10.",
          "After five battles the hands change over for five more. Six battles of the ten win "
-         "the game, and the first to win the games the table set wins the match."),
+         "the game (eight of fourteen in the long game); an even split is a draw. The first "
+         "to win the games the table set wins the match."),
     playable=True,
     bot_order=("random", "greedy", "equilibrium"),
     redeal=redeal,

@@ -100,8 +100,10 @@ GAME = GameSpec(
          "and a mate its owner gives scores as if one move later.",
          "The leader plays any card; the other must answer with the same suit, else the same "
          "rank. A player who can do neither is mated, and the game ends.",
-         "The stronger card wins the move and leads the next. A mate scores the mating card's "
-         "value times the move number: the later, the more.",
+         "The stronger card wins the move and leads the next: by rank ace, ten, king, queen, "
+         "seven, strongest first; between equal ranks, ♣ ♠ ♥ ♦.",
+         "A mate scores the mating card's value (ace 11, ten 10, seven 7, king 4, queen 3) "
+         "times the move number: the later, the more. A game with no mate is a draw.",
          "Four games: the second and the fourth replay the deal with the hands exchanged. The "
          "higher total wins the match."),
     playable=True,
