@@ -332,9 +332,9 @@ class Deal:
         trick = self.current
         if trick is not None:
             if self.stock_open:
-                return f"{who} must answer the {CODES[trick.lead]}: any tile may be played"
+                return f"{who} must answer the {CODES[trick.lead]}: any tile may be played."
             return (f"{who} must answer the {CODES[trick.lead]}: beat it if possible, else "
-                    "follow its suit, else trump or play the bingo")
+                    "follow its suit, else trump or play the bingo.")
         extras = []
         if self.can_close(turn):
             extras.append("close the stock")
@@ -346,7 +346,7 @@ class Deal:
             lead = f"lead to trick {self.trick_number}"
         first = f" (first {'you' if seat == turn else 'he'} may {' or '.join(extras)})" \
             if extras else ""
-        return f"{who} must {lead}{first}, or claim 70"
+        return f"{who} must {lead}{first}, or claim 70."
 
     # --- acting ------------------------------------------------------------------------
 

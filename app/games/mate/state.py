@@ -230,13 +230,13 @@ class Game:
         assert turn is not None
         who = "You" if seat == turn else seat_ref(turn)
         if self.phase == DECIDING:
-            return f"{who} must decide: foreplace a card face down, or decline"
+            return f"{who} must decide: foreplace a card face down, or decline."
         move = self.current
         if move is None:
-            return f"{who} must lead to move {self.move_number}"
+            return f"{who} must lead to move {self.move_number}."
         lead = move.lead
         return (f"{who} must answer the {NAME[lead]} (a {SUIT_NAMES[suit_of(lead)][:-1]} if "
-                f"possible, else {_a(RANK_NAMES[rank_of(lead)])})")
+                f"possible, else {_a(RANK_NAMES[rank_of(lead)])}).")
 
     # --- acting ------------------------------------------------------------------------
 
