@@ -529,7 +529,9 @@ async def test_an_acked_vote_survives_a_restore_and_counts_toward_the_next_game(
     assert table.status == ("between_games" if vote == "ready" else "match_over")
     if vote == "rematch":
         await wait_until(lambda: table.match_id is not None)
-    before = len(h.store.entries(table.id))
+    # The last move is folded (so the status has changed) before its entry is stored.
+    await wait_until(lambda: len(h.store.entries(table.id)) == table.version)
+    before = table.version
     acked = await submit(table, *a, type=vote, id="v-ann")
     assert acked == {"type": "ack", "id": "v-ann", "v": before + 1}
     entries = h.store.entries(table.id)
