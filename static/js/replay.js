@@ -284,10 +284,12 @@ function drawGenericNow(frame, view, ctx) {
   const final = last && R.data.say ? told.find((text) => say(text) === R.data.say) : undefined;
   const lines = told.filter((text) => text !== final).map((text) => ctx.sayYou(text));
   const results = last ? hook("results", view, null, ctx) : null;
+  // Who is to act next, told as a spectator is told (names), not the seat's own instruction.
+  const next = !last && frame.spectator && frame.spectator.prompt;
   fill(box,
     h("p", { class: "step-now__title" }, R.index === 0 ? "The deal" : `Step ${frame.index}: ${nameOf(frame.seat)}`),
-    view && view.prompt && !last ? h("p", { class: "muted step-prompt" }, ctx.sayYou(view.prompt)) : null,
     lines.length ? h("ul", { class: "step-events", id: "step-says" }, lines.map((text) => h("li", {}, text))) : null,
+    next ? h("p", { class: "muted step-prompt", id: "step-next" }, say(next)) : null,
     last && R.data.say ? h("div", { class: "score-change score-change--final" }, h("p", { class: "step-now__title", id: "game-say" }, final === undefined ? R.data.say : ctx.sayYou(final))) : null,
     results instanceof Node ? h("div", { class: "gresults" }, results) : null);
 }

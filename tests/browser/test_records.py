@@ -461,6 +461,14 @@ def test_replay_of_another_game_seen_from_each_seat(game_records: dict[str, Any]
         page.click("#next")
         page.wait_for_function(f"{STEP_COUNT}.startsWith('1 /')")
         assert page.inner_text("#step-now .step-now__title") == f"Step 1: {names[actions[0][0]]}"
+        # Who acts next, as a spectator is told it: names, never the seat's own instruction.
+        replay = page.evaluate("u => fetch(u).then(r => r.json())", f"/api/matches/"
+                               f"{game_records['ids'][index]}/games/1/replay")
+        told = replay["steps"][0]["spectator"]["prompt"]
+        for seat, name in enumerate(names):
+            told = told.replace(f"{{{seat}}}", name)
+        assert page.inner_text("#step-next") == told and "{" not in told
+        assert not told.startswith(("You", "Choose")), told
         assert "step=1" in page.url and "seen=0" in page.url
 
         page.click("#seen-from [data-seen='spectator']")
