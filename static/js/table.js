@@ -349,6 +349,27 @@ function onState(msg) {
   if (msg.events && msg.events.length) hook("onEvents", msg.events, makeCtx(prev));
   announce(msg, prev, wasMyTurn);
   if (!wasMyTurn && isMyTurn()) turnAlert({ title: gameTitle(), body: $("#prompt").textContent, tag: `dingo-${tableId}` });
+  if (isMyTurn() && decision(msg) !== decision(prev)) showHand();
+}
+
+/** What this seat is asked now (its legal moves), or null: a new one is a new decision even
+ * when the turn never passed (in Divide both seats are asked again as a battle ends). */
+const decision = (state) => (isMyTurn(state) ? JSON.stringify(state.game.legal) : null);
+
+/** When a decision comes with your hand below the window's foot (a phone shows about 650 px
+ * of page), scroll down just enough to show it, keeping the prompt above it in view. Never
+ * upward: someone reading further down (the log, the chat) stays where they are; and not
+ * while you look around during one decision. */
+function showHand() {
+  const hand = $("#hand");
+  if (!hand.childElementCount) return;
+  const { top, bottom } = hand.getBoundingClientRect();
+  if (top < 0 || bottom <= innerHeight) return;
+  const promptTop = $("#tray .tray__now").getBoundingClientRect().top;
+  const by = Math.min(bottom - innerHeight + 8, promptTop - 8);
+  if (by <= 0) return;
+  // At once: a smooth scroll is cut short by the next state's redraw (a bot answers fast).
+  scrollBy({ top: by, behavior: "instant" });
 }
 
 /** The host who just created the table sits down at once in the first free seat. */

@@ -101,3 +101,47 @@ def test_the_top_bar_fits_a_small_phone(server: str, open_page: Callable[..., Pa
                      or a["bottom"] <= b["top"] or b["bottom"] <= a["top"])
             assert apart, (one, a, other, b)
     assert_no_horizontal_overflow(page)
+
+
+#: What a phone's browser shows of a page (Safari on a 390x844 iPhone, Chrome on Android):
+#: shorter than the screen, so the hand starts below the window's foot.
+PHONE_PAGE = {"width": 390, "height": 660}
+#: The hand's last card ends in the window, the prompt above it starts in it.
+HAND_IN_VIEW = """() => {
+  const cards = [...document.querySelectorAll('#hand [data-card]')];
+  const prompt = document.querySelector('#prompt').getBoundingClientRect();
+  return cards.length > 0 && prompt.top >= 0
+    && Math.max(...cards.map(e => e.getBoundingClientRect().bottom)) <= innerHeight;
+}"""
+
+
+@pytest.mark.parametrize("game", ["dingo", "divide"])
+def test_each_decision_brings_the_hand_into_a_short_window(
+        server: str, open_page: Callable[..., Page], game: str) -> None:
+    """On a phone the hand is below the first screen: each new decision scrolls down just
+    enough to show it with its prompt (Divide asks again at every battle though its turn
+    never passed). Someone reading the chat further down is not moved."""
+    page = open_page(PHONE_PAGE)
+    create_table(page, server, "Pia", game=game, bots=(1, 2, 3) if game == "dingo" else (1,))
+    go_to_table(page)
+    page.click("#start-btn")
+    page.wait_for_function(YOUR_TURN)
+    rng = random.Random(4)
+    for decision in range(4):
+        page.wait_for_function(HAND_IN_VIEW, timeout=3000)
+        assert page.evaluate("scrollY") > 0, decision  # the hand did start below the foot
+        # The move by script, and back to the top at once: a click scrolls by itself.
+        moves = page.locator(MOVES).count()
+        page.evaluate(f"document.querySelectorAll({MOVES!r})[{rng.randrange(moves)}].click();"
+                      " scrollTo(0, 0)")
+        page.wait_for_function(YOUR_TURN)
+    # Reading the chat at the foot of the page: the next decision leaves the page there.
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+    below = page.evaluate("scrollY")
+    moves = page.locator(MOVES).count()
+    page.evaluate(f"document.querySelectorAll({MOVES!r})[{rng.randrange(moves)}].click()")
+    page.wait_for_function(f"document.querySelectorAll({MOVES!r}).length > 0 && "
+                           "!document.querySelector('#hand.hand--busy')")
+    page.wait_for_timeout(300)
+    # (The page's foot may shift a few pixels as the log grows; the hand is 800 px up.)
+    assert page.evaluate("scrollY") > below - 100, below
