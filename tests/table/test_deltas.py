@@ -88,7 +88,8 @@ async def test_every_client_patches_together_the_state_a_sync_would_show_it(
                            lambda: table.match_id is not None or witness.failures)
         conns = [conn for _, conn in players.values()] + [watching]
         await settled(table, *conns)
-        assert moves > 10 and table.match is not None and table.match.over
+        # (A random player's wrong claims can end a Bingo match within ten moves of its own.)
+        assert moves > 0 and table.version > 10 and table.match is not None and table.match.over
         # Every state, delta and ack was checked; each move sent one to every connection.
         assert witness.checked == sum(1 for c in conns for m in c.tracker.raw
                                       if m["type"] in ("state", "delta", "ack"))
