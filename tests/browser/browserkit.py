@@ -88,6 +88,25 @@ def go_to_table(page: Page) -> None:
 CUT = ("[...document.querySelectorAll('.seat__name, #scoreboard th')]"
        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
 
+#: Text that a line break splits inside a word: for each element, the characters
+#: on both sides of a break that are not spaces (empty: no word broken).
+WORDS_BROKEN = """(selector) => [...document.querySelectorAll(selector)].flatMap((el) => {
+  const node = el.firstChild;
+  if (el.getBoundingClientRect().width <= 1) return [];  // visually hidden (screen readers)
+  if (!node || node.nodeType !== Node.TEXT_NODE) return [];
+  const text = node.textContent, range = document.createRange(), broken = [];
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(node, i); range.setEnd(node, i + 1);
+    const rect = range.getClientRects()[0];
+    if (!rect) continue;
+    if (top !== null && rect.top > top + 2 && text[i] !== " " && text[i - 1] !== " ")
+      broken.push(text.slice(0, i) + "|" + text.slice(i));
+    top = rect.top;
+  }
+  return broken;
+})"""
+
 #: Watches the board for the whole game: every "Last hunt" it shows, and whether the
 #: hunt banner ever covers the dead rabbits or the last hunt (``window.boardWatch``).
 WATCH_BOARD = """() => {

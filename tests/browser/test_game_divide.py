@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .browserkit import DESKTOP, PHONE, ROOT, assert_no_horizontal_overflow, shot
+from .browserkit import (
+    CUT,
+    DESKTOP,
+    PHONE,
+    ROOT,
+    WORDS_BROKEN,
+    assert_no_horizontal_overflow,
+    shot,
+)
 from .divide_views import scenarios
 
 if TYPE_CHECKING:
@@ -63,7 +71,7 @@ HARNESS = """<!doctype html>
 import game from "/static/js/games/divide/index.js";
 import { h, fill } from "/static/js/dom.js";
 import { secondPerson } from "/static/js/words.js";
-const NAMES = ["Ann", "Ada \\u00b7 bot"];
+const NAMES = ["Charlotte Montgomery", "Bruno"];
 window.acts = [];
 window.flashes = [];
 window.show = (sc, { busy = false, results = true, events = [] } = {}) => {
@@ -288,7 +296,7 @@ def test_a_revealed_battle_is_flashed(harness: Callable[..., Page], views: dict[
     [[text, opts]] = page.evaluate("window.flashes")
     assert text.startswith(f"Battle {battle['number']}: ") and battle["why"] in text
     assert opts["tone"] == ("good" if battle["winner"] == 0 else "bad")
-    assert text.endswith("you win." if battle["winner"] == 0 else "Ada · bot wins.")
+    assert text.endswith("you win." if battle["winner"] == 0 else "Bruno wins.")
 
 
 def test_battles_swap_and_wins(harness: Callable[..., Page], views: dict[str, Any]) -> None:
@@ -311,7 +319,7 @@ def test_battles_swap_and_wins(harness: Callable[..., Page], views: dict[str, An
     assert page.locator('.dc-half--now[data-half="2"]').count() == 1
     tally = page.get_attribute("#dc-tally", "aria-label")
     assert tally == (f"Battles won: You {board['seats'][1]['wins']}, "
-                     f"Ann {board['seats'][0]['wins']}")
+                     f"Charlotte Montgomery {board['seats'][0]['wins']}")
     assert f"half 2 of 2 · battle {board['battle']} of 10" in page.inner_text("#dc-where")
 
     draw(page, views["start"])
@@ -342,12 +350,26 @@ def test_results_and_scoreboard(harness: Callable[..., Page], views: dict[str, A
         if winner is None:
             assert line == f"Game 1: a draw, {w[0]} battles each"
         else:
-            who = "You win" if winner == 0 else "Ada · bot wins"
+            who = "You win" if winner == 0 else "Bruno wins"
             assert line == f"Game 1: {who}, {w[winner]} battles to {w[1 - winner]}"
         for i, battle in enumerate(board["battles"]):
             assert battle["why"] in rows.nth(i).inner_text()
         assert_no_horizontal_overflow(page)
         shot(page, f"divide-{label}-results")
+
+        # Someone watching reads both names over the battles' cards whole: "Charlotte
+        # Montgomery" on two lines, not cut to "Char…" or split inside a word; so does the
+        # scoreboard's head.
+        draw(page, views["game_over_spectator"])
+        heads = page.eval_on_selector_all(
+            "#dc-results .dc-res__name",
+            "els => els.map(e => [e.textContent, e.scrollHeight <= e.clientHeight + 1])")
+        assert heads == [["Charlotte Montgomery", True], ["Bruno", True]] * 2, heads
+        assert page.evaluate(WORDS_BROKEN, "#dc-results .dc-res__name") == []
+        assert page.evaluate(WORDS_BROKEN, "#scoreboard thead th") == []
+        assert page.evaluate(CUT) == []
+        assert_no_horizontal_overflow(page)
+        shot(page, f"divide-{label}-results-spectator")
 
         final = views["match_over"]
         draw(page, final)

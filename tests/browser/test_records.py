@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from matchdb import in_thread, play_match_record
 
-from .browserkit import ARTIFACTS, PHONE, app_server, shot
+from .browserkit import ARTIFACTS, PHONE, WORDS_BROKEN, app_server, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -33,25 +33,6 @@ MATCHES = [
     ("room-xyz", ("Bea", "Carl", "Dina", "Eli"), DAY2),
     ("room-long", ("Alexandrina", "Bartholomew", "Maximiliane", "Ann Marie Fitzgerald"), DAY2),
 ] + [(f"room-{i}", ("Finn", "Gus", "Hal", "Ivy"), DAY2 + timedelta(minutes=i)) for i in range(20)]
-
-#: Text that a line break splits inside a word: for each element, the characters
-#: on both sides of a break that are not spaces (empty: no word broken).
-WORDS_BROKEN = """(selector) => [...document.querySelectorAll(selector)].flatMap((el) => {
-  const node = el.firstChild;
-  if (el.getBoundingClientRect().width <= 1) return [];  // visually hidden (screen readers)
-  if (!node || node.nodeType !== Node.TEXT_NODE) return [];
-  const text = node.textContent, range = document.createRange(), broken = [];
-  let top = null;
-  for (let i = 0; i < text.length; i++) {
-    range.setStart(node, i); range.setEnd(node, i + 1);
-    const rect = range.getClientRects()[0];
-    if (!rect) continue;
-    if (top !== null && rect.top > top + 2 && text[i] !== " " && text[i - 1] !== " ")
-      broken.push(text.slice(0, i) + "|" + text.slice(i));
-    top = rect.top;
-  }
-  return broken;
-})"""
 
 #: How far the page scrolls sideways (0: everything fits the width).
 SIDE_SCROLL = "document.documentElement.scrollWidth - document.documentElement.clientWidth"

@@ -373,12 +373,13 @@ export default {
       class: ["dc-chip", isRed(battle.cards[s]) && "dc-chip--red", battle.winner === s && "dc-chip--won"],
       dataset: { card: battle.cards[s] }, title: cardLabel(battle.cards[s]),
     }, rank(battle.cards[s]));
+    const who = (s) => h("th", { class: "dc-res__who", title: ctx.plainName ? ctx.plainName(s) : ctx.name(s) },
+      h("span", { class: "dc-res__name" }, ctx.name(s)));
     const half = (n) => h("table", { class: "dc-results__table", dataset: { half: String(n) } },
       h("caption", {}, n === 1 ? "Half 1" : "Half 2 \u00b7 \u21c5 the hands changed"),
       h("thead", {}, h("tr", {},
         h("th", { class: "num", "aria-label": "Battle" }, "#"),
-        h("th", { class: "dc-res__who", title: ctx.plainName ? ctx.plainName(0) : ctx.name(0) }, ctx.name(0)),
-        h("th", { class: "dc-res__who", title: ctx.plainName ? ctx.plainName(1) : ctx.name(1) }, ctx.name(1)),
+        who(0), who(1),
         h("th", {}, "Won by \u00b7 why"))),
       h("tbody", {}, b.battles.filter((x) => (x.number <= per) === (n === 1)).map((battle) =>
         h("tr", { dataset: { number: String(battle.number), winner: String(battle.winner) } },
