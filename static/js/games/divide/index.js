@@ -347,7 +347,7 @@ export default {
 
   scoreboard(match, ctx) {
     const seats = [0, 1];
-    const head = h("tr", {}, h("th", {}, "Game"), seats.map((s) => h("th", { title: ctx.name(s) }, ctx.name(s))));
+    const head = h("tr", {}, h("th", {}, "Game"), seats.map((s) => h("th", { title: ctx.name(s) }, h("span", { class: "dc-name" }, ctx.name(s)))));
     const body = h("tbody");
     for (const game of match.games || []) {
       body.appendChild(h("tr", { class: game.winner === null ? "dc-draw" : null, dataset: { game: String(game.number) } },
@@ -374,7 +374,7 @@ export default {
       dataset: { card: battle.cards[s] }, title: cardLabel(battle.cards[s]),
     }, rank(battle.cards[s]));
     const who = (s) => h("th", { class: "dc-res__who", title: ctx.plainName ? ctx.plainName(s) : ctx.name(s) },
-      h("span", { class: "dc-res__name" }, ctx.name(s)));
+      h("span", { class: "dc-name" }, ctx.name(s)));
     const half = (n) => h("table", { class: "dc-results__table", dataset: { half: String(n) } },
       h("caption", {}, n === 1 ? "Half 1" : "Half 2 \u00b7 \u21c5 the hands changed"),
       h("thead", {}, h("tr", {},
