@@ -83,11 +83,25 @@ TOP_BAR_BOXES = """() => [...document.querySelectorAll(
   .filter(([, r]) => r.width > 0)"""
 
 
+#: Dingo's scoreboard after two games at a table of four people with long names.
+LONG_SCOREBOARD = """() => {
+  const names = ['Charlotte Montgomery', 'Alexandrina', 'Bartholomew', 'Ann Marie Fitzgerald'];
+  const row = (first, cells, cls = '') => `<tr class="${cls}"><td>${first}</td>${
+    cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
+  document.querySelector('#scoreboard').innerHTML = `<table id="scoreboard-table"><thead><tr>
+    <th>Game</th>${names.map((n) => `<th title="${n}">${n}</th>`).join('')}</tr></thead><tbody>
+    ${row('1', ['+12', '+34', '\u221212', '0'])}${row('2', ['+8', '\u22125', '+20', '+14'])}
+    ${row('Games won', [1, 1, 0, 0], 'wins')}${row('Points', ['+20', '+29', '+8', '+14'], 'totals')}
+    </tbody></table>`;
+}"""
+
+
 @pytest.mark.parametrize("width", [320, 360, 390])
 def test_the_top_bar_fits_a_small_phone(server: str, open_page: Callable[..., Page],
                                         width: int) -> None:
     """360 px is the most common Android width: the table's top bar stays one line there,
-    nothing drawn over anything (the connection dot once sat on "Copy link")."""
+    nothing drawn over anything (the connection dot once sat on "Copy link"), and a wide
+    scoreboard does not make the page scroll sideways."""
     page = open_page({"width": width, "height": 740})
     create_table(page, server, "Pia")
     go_to_table(page)
@@ -100,6 +114,13 @@ def test_the_top_bar_fits_a_small_phone(server: str, open_page: Callable[..., Pa
             apart = (a["right"] <= b["left"] or b["right"] <= a["left"]
                      or a["bottom"] <= b["top"] or b["bottom"] <= a["top"])
             assert apart, (one, a, other, b)
+    assert_no_horizontal_overflow(page)
+    # Four long names over Dingo's scoreboard are wider than a phone's side column: the
+    # table scrolls in its box, the page does not scroll sideways.
+    page.evaluate(LONG_SCOREBOARD)
+    if width <= 360:  # wider than its box there, so the check below means something
+        assert page.evaluate("document.querySelector('#scoreboard table').scrollWidth"
+                             " > document.querySelector('#scoreboard').clientWidth")
     assert_no_horizontal_overflow(page)
 
 
