@@ -46,11 +46,11 @@ def _flip(actions: Play) -> Play:
 DECLINE: JSON = {"type": "decline"}
 QUEEN_PLAY: Play = [(0, DECLINE), (1, DECLINE),
                     *_moves("AC-QC AS-QS AD-QD AH-7H QH-", "0 0 0 0 0")]
-#: The ace overmate (242): Ann foreplaces the king of diamonds, Bob declines.
+#: The ace overmate (242): Ann foreplaces the king of diamonds, Bruno declines.
 OVERMATE_PLAY: Play = [
     (0, {"type": "foreplace", "card": "KD"}), (1, DECLINE),
     *_moves("AH-KH TC-7C TS-7S TH-7H AD-7D AC-KC TD-QD QC-QS AS-KS", "0 0 0 0 0 0 0 0 0")]
-#: A lone foreplacer mated on move 10 (70 for Bob).
+#: A lone foreplacer mated on move 10 (70 for Bruno).
 MATED_ON_10_PLAY: Play = [
     (0, {"type": "foreplace", "card": "KS"}), (1, DECLINE),
     *_moves("AS-QS AC-QC TC-KC TH-QH QD-7D TD-KD KH-7H 7S-TS AH-AD 7C-", "0 0 0 0 0 0 0 0 1 1")]
@@ -214,7 +214,7 @@ const all = await (await fetch("/harness/views.json")).json();
 const params = new URLSearchParams(location.search);
 const sc = all[params.get("s")];
 const seat = sc.seat;
-const names = ["Ann", "Bob \\u00b7 bot"];
+const names = ["Ann", "Bruno"];
 window.acted = [];
 const ctx = {
   seat, seats: 2,

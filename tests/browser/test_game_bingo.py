@@ -65,7 +65,7 @@ HARNESS = """<!doctype html>
 <script type="module">
 import game from "/static/js/games/bingo/index.js";
 import { secondPerson } from "/static/js/words.js";
-const NAMES = ["Ann", "Bob · bot"];
+const NAMES = ["Ann", "Bruno"];
 window.acted = [];
 window.show = (s, { busy = false, results = true } = {}) => {
   const seat = s.seat;
@@ -338,7 +338,7 @@ def test_bingo_log_hides_earlier_tricks(harness: Callable[..., Page],
     show(page, views["answer-phase-one"])
     reader = views["answer-phase-one"]["seat"]
     ann, bob = ("you" if seat == reader else name
-                for seat, name in enumerate(("Ann", "Bob · bot")))  # the page's NAMES
+                for seat, name in enumerate(("Ann", "Bruno")))  # the page's NAMES
     assert page.evaluate(describe, lead) == f"Trick 3 led by {bob}."
     assert page.evaluate(describe, follow) == f"Trick 3 answered by {ann}, won by {bob}."
     assert page.evaluate(describe, draw) is None  # the frame's default: the server's say

@@ -120,7 +120,7 @@ def test_every_moment_is_drawn_at_both_sizes(harness: Callable[..., Page],
                 # Who decides now and who next, in words that read after "You:" too.
                 spots = page.locator(".mate-now .mate-spot__who").all_inner_texts()
                 for who in (0, 1):
-                    label = "You" if who == seat else ("Ann" if who == 0 else "Bob \u00b7 bot")
+                    label = "You" if who == seat else ("Ann" if who == 0 else "Bruno")
                     doing = "deciding\u2026" if who in view["to_act"] else "next to decide"
                     if not board["decided"][who]:
                         assert f"{label}: {doing}" in spots, (name, spots)
@@ -215,7 +215,7 @@ def test_scoreboard_and_results_say_what_the_server_said(
         assert rows[-1][1:] == [str(t) for t in over["match"]["totals"]]
         winner = over["match"]["winner"]
         assert page.inner_text(".mate-sb__over") == (
-            f"Bob \u00b7 bot wins the match by {over['match']['margin']}." if winner == 1
+            f"Bruno wins the match by {over['match']['margin']}." if winner == 1
             else f"You win the match by {over['match']['margin']}.")
         result = over["view"]["board"]["result"]
         head = page.inner_text(".mate-headline")
@@ -232,12 +232,12 @@ def test_scoreboard_and_results_say_what_the_server_said(
     # The overmate and the move-10 mate, in the server's words, for the viewer.
     page = harness("overmate", extra="&results")
     assert page.inner_text(".mate-headline") == (
-        "Game 3: Bob \u00b7 bot gave overmate to you on move 10")
+        "Game 3: Bruno gave overmate to you on move 10")
     assert page.inner_text("#mate-say") == (
         "Overmate on move 10: you have neither a spade nor an ace to answer the ace of spades; "
-        "Bob \u00b7 bot scores 11 \u00d7 (10 + 1) \u00d7 2 = 242.")
+        "Bruno scores 11 \u00d7 (10 + 1) \u00d7 2 = 242.")
     page = harness("mated-on-10", "phone", "&results")
-    assert page.inner_text(".mate-headline") == "Game 1: Bob \u00b7 bot mated you on move 10"
+    assert page.inner_text(".mate-headline") == "Game 1: Bruno mated you on move 10"
     assert "your only answer would be the ace of diamonds again" in page.inner_text("#mate-say")
     assert drawn(page, '.mate-reveal__seat[data-seat="0"] .mate-facedown') == ["KS"]
     shot(page, "mate-mated-on-10-results-phone")
