@@ -83,16 +83,18 @@ TOP_BAR_BOXES = """() => [...document.querySelectorAll(
   .filter(([, r]) => r.width > 0)"""
 
 
-#: Dingo's scoreboard after two games at a table of four people with long names.
-LONG_SCOREBOARD = """() => {
+#: Dingo's scoreboard, drawn by its module, after two games at a table of four people
+#: with long names.
+LONG_SCOREBOARD = """async () => {
+  const dingo = (await import('/static/js/games/dingo/index.js')).default;
   const names = ['Charlotte Montgomery', 'Alexandrina', 'Bartholomew', 'Ann Marie Fitzgerald'];
-  const row = (first, cells, cls = '') => `<tr class="${cls}"><td>${first}</td>${
-    cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
-  document.querySelector('#scoreboard').innerHTML = `<table id="scoreboard-table"><thead><tr>
-    <th>Game</th>${names.map((n) => `<th title="${n}">${n}</th>`).join('')}</tr></thead><tbody>
-    ${row('1', ['+12', '+34', '\u221212', '0'])}${row('2', ['+8', '\u22125', '+20', '+14'])}
-    ${row('Games won', [1, 1, 0, 0], 'wins')}${row('Points', ['+20', '+29', '+8', '+14'], 'totals')}
-    </tbody></table>`;
+  const match = {
+    games: [{number: 1, scores: [12, 34, -12, 0], winner: 1},
+            {number: 2, scores: [8, -5, 20, 14], winner: 2}],
+    game_number: 3, game_wins: [0, 1, 1, 0], totals: [20, 29, 8, 14],
+  };
+  const ctx = {seats: 4, name: (s) => names[s], plainName: (s) => names[s], view: null};
+  document.querySelector('#scoreboard').replaceChildren(dingo.scoreboard(match, ctx));
 }"""
 
 

@@ -286,6 +286,12 @@ function rule(options) {
   return `First to ${target} game${target === 1 ? "" : "s"}${o.deck === 14 ? " · long game (14 cards)" : ""}`;
 }
 
+/** A column's head naming a seat's player (scoreboard and results): in up to two lines
+ * (.dc-name), never cut; its title the plain name where the words say "You". */
+const nameHead = (ctx, seat, cls = null) => h("th", {
+  class: cls, title: ctx.plainName ? ctx.plainName(seat) : ctx.name(seat),
+}, h("span", { class: "dc-name" }, ctx.name(seat)));
+
 // ---- the module -----------------------------------------------------------------------------
 
 export default {
@@ -347,7 +353,7 @@ export default {
 
   scoreboard(match, ctx) {
     const seats = [0, 1];
-    const head = h("tr", {}, h("th", {}, "Game"), seats.map((s) => h("th", { title: ctx.name(s) }, h("span", { class: "dc-name" }, ctx.name(s)))));
+    const head = h("tr", {}, h("th", {}, "Game"), seats.map((s) => nameHead(ctx, s)));
     const body = h("tbody");
     for (const game of match.games || []) {
       body.appendChild(h("tr", { class: game.winner === null ? "dc-draw" : null, dataset: { game: String(game.number) } },
@@ -373,13 +379,11 @@ export default {
       class: ["dc-chip", isRed(battle.cards[s]) && "dc-chip--red", battle.winner === s && "dc-chip--won"],
       dataset: { card: battle.cards[s] }, title: cardLabel(battle.cards[s]),
     }, rank(battle.cards[s]));
-    const who = (s) => h("th", { class: "dc-res__who", title: ctx.plainName ? ctx.plainName(s) : ctx.name(s) },
-      h("span", { class: "dc-name" }, ctx.name(s)));
     const half = (n) => h("table", { class: "dc-results__table", dataset: { half: String(n) } },
       h("caption", {}, n === 1 ? "Half 1" : "Half 2 \u00b7 \u21c5 the hands changed"),
       h("thead", {}, h("tr", {},
         h("th", { class: "num", "aria-label": "Battle" }, "#"),
-        who(0), who(1),
+        nameHead(ctx, 0, "dc-res__who"), nameHead(ctx, 1, "dc-res__who"),
         h("th", {}, "Won by \u00b7 why"))),
       h("tbody", {}, b.battles.filter((x) => (x.number <= per) === (n === 1)).map((battle) =>
         h("tr", { dataset: { number: String(battle.number), winner: String(battle.winner) } },
