@@ -61,9 +61,14 @@ class RecordingStore(MemoryStore):
         self.order = order if order is not None else []
         self.fail_appends = False
         self.fail_records = False
+        #: Appends wait for this gate while it is set and closed: a change is folded in
+        #: the table's memory and not stored yet, for as long as the test likes.
+        self.gate: asyncio.Event | None = None
 
     async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
         await asyncio.sleep(0)  # durable "later": nothing may be announced meanwhile
+        if self.gate is not None:
+            await self.gate.wait()
         if self.fail_appends:
             raise OSError("disk full")
         await super().append(table_id, seq, entry)

@@ -185,6 +185,8 @@ class Relay:
         self._drained: asyncio.Future[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        #: Answers to ``ask_info`` waiting for their table's append (``_info``).
+        self._answering: set[asyncio.Task[None]] = set()
         self._stopped = False
         self.closing = False
         metrics.relayed_sockets.set_function(lambda: len(self.sockets))
@@ -226,9 +228,11 @@ class Relay:
         if self._writer is not None:
             await asyncio.wait([self._writer], timeout=1.0)
         self._stopped = True  # nothing more is sent (the clients are closing)
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._answering]
+        for task in tasks:
             task.cancel()
-        await asyncio.wait(self._tasks, timeout=1.0)
+        if tasks:
+            await asyncio.wait(tasks, timeout=1.0)
         for client in (self.redis, self._sub_redis):
             with contextlib.suppress(Exception):
                 await client.aclose()
@@ -319,10 +323,20 @@ class Relay:
             self._asked.pop(qid, None)
 
     def _info(self, asker: str, qid: int, table_id: str) -> None:
-        """Another process asks for the public info of a table: answered if it is here."""
+        """Another process asks for the public info of a table: answered if it is here,
+        once what its table has folded is stored (``Table.stored_info``; a task, so the
+        listener reads on meanwhile)."""
         table = self.tables.get(table_id)
-        info = b"" if table is None else orjson.dumps(table.public_info())
-        self._post(asker, INFO_ANSWER, qid, info)
+        if table is None:
+            self._post(asker, INFO_ANSWER, qid, b"")
+            return
+        task = asyncio.get_running_loop().create_task(self._answer_info(asker, qid, table))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
+
+    async def _answer_info(self, asker: str, qid: int, table: Table) -> None:
+        info = await table.stored_info()
+        self._post(asker, INFO_ANSWER, qid, b"" if info is None else orjson.dumps(info))
 
     def _answered(self, source: str, qid: int, payload: bytes) -> None:
         asked = self._asked.get(qid)

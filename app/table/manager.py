@@ -207,10 +207,21 @@ class TableManager:
         relay's short timeout, or the table left it meanwhile), the answer is folded
         from the log: seats, bots, status, options and votes right, people's presence
         and the spectators null (not known here).
+
+        Never a change that is not stored yet (``Table.stored_info``). A table here
+        that closes while read: with one process it is gone until a restart (None, as
+        ``get``); with several it moved, and is looked for where it is now.
         """
         found = await self.locate(table_id)
-        if found is None or isinstance(found, Table):
-            return None if found is None else found.public_info()
+        if isinstance(found, Table):
+            info = await found.stored_info()
+            if info is not None or not self.clustered:
+                return info
+            found = await self.locate(table_id)
+            if isinstance(found, Table):
+                return await found.stored_info()
+        if found is None:
+            return None
         if self.ask_owner is not None:
             info = await self.ask_owner(found.process_id, table_id)
             if info is not None:

@@ -203,6 +203,10 @@ class Table(TableViews, TableClock):
         #: Per seat: (the deal, how many of those events) its bot has read.
         self._bot_read: dict[int, tuple[int, int]] = {}
         self._lock = asyncio.Lock()
+        #: Clear while ``_commit`` has folded an entry it has not stored yet: reads from
+        #: outside the table's sockets wait for it (``stored_info``).
+        self._stored = asyncio.Event()
+        self._stored.set()
         self._replies: dict[str | Client, OrderedDict[str, bytes]] = {}
         #: While ``submit`` applies an intent with an id: (id, sender's seat), for ``_commit``.
         self._intent: tuple[str, int | None] | None = None
@@ -506,7 +510,19 @@ class Table(TableViews, TableClock):
             if not held or self.moved:
                 self._lose("lease_lost", seq)
                 raise TableMoved
-        events = self._fold(seq, entry)
+        self._stored.clear()
+        try:
+            events = self._fold(seq, entry)
+            await self._append(seq, entry)
+        finally:
+            self._stored.set()
+        if self.match is not None and self.match.over and not self.info_recorded:
+            events += await self._record_match()
+        return events
+
+    async def _append(self, seq: int, entry: dict[str, Any]) -> None:
+        """(``_commit``.) Store the folded entry; the table is dropped or shut if it cannot."""
+        tenure = self.tenure
         try:
             if tenure is None:
                 await self.store.append(self.id, seq, entry)
@@ -527,9 +543,20 @@ class Table(TableViews, TableClock):
                 # back from its log (here or elsewhere) once the database takes writes.
                 self.on_moved(self)
             raise TableError("unavailable", "the table could not be saved") from None
-        if self.match is not None and self.match.over and not self.info_recorded:
-            events += await self._record_match()
-        return events
+
+    async def stored_info(self) -> dict[str, Any] | None:
+        """``public_info`` once all that is folded is stored; None if the table closed
+        meanwhile (storage failed, or it moved to another process).
+
+        ``_commit`` folds an entry before appending it (so an entry that cannot be
+        applied never reaches the log), and the table's sockets hear of it only after
+        the append. A read from outside (HTTP, another process) waits for the append
+        too, a few ms: it never shows a change that may yet be lost. It does not wait
+        for a bot's thinking, which comes before the fold.
+        """
+        while not self._stored.is_set():
+            await self._stored.wait()
+        return None if self.closed else self.public_info()
 
     async def _record_match(self) -> list[Event]:
         """Put the finished match in the history; on failure it stays in the log for a retry.

@@ -35,6 +35,7 @@ from tablekit import (
 )
 from websockets.asyncio.client import connect
 
+from app.cluster import relay as relay_module
 from app.cluster.relay import (
     CLOSE_MOVED,
     DATA,
@@ -224,6 +225,38 @@ async def test_players_on_three_processes_finish_a_match_each_shown_its_own_view
     # A relayed socket that leaves: its seat is not connected any more, at the owner.
     await players[2].ws.close()
     await eventually(lambda: not table.seats[2].client and len(table.clients) == 3)
+
+
+async def test_another_process_is_told_of_a_change_only_once_it_is_stored(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``GET /api/tables/{id}`` from another process asks the owner (``Relay.ask_info``).
+    While a sit is folded at the owner and not yet stored, its answer waits for the
+    append, and the owner's relay answers other questions meanwhile."""
+    monkeypatch.setattr(relay_module, "INFO_TIMEOUT", 10.0)  # the owner's answer, not the log's
+    table_id, host = await cluster.create("a")
+    other_id, _ = await cluster.create("a")
+    table = cluster.lives["a"].manager.get(table_id)
+    assert table is not None
+    player = await cluster.lives["b"].player(table_id, host)
+    http = cluster.lives["c"].http
+    gate = cluster.lives["a"].store.gate = asyncio.Event()
+    try:
+        await player.send({"type": "sit", "seat": 0, "name": "Ann", "id": "s1"})
+        await eventually(lambda: table.version == 2)  # folded; its append waits at the gate
+        reading = asyncio.create_task(http.get(f"/api/tables/{table_id}"))
+        other = await http.get(f"/api/tables/{other_id}")
+        assert other.status_code == 200 and other.json()["spectators"] == 0  # the owner's
+        await asyncio.sleep(0.05)
+        assert not reading.done()
+        gate.set()
+        answer = await reading
+        assert answer.status_code == 200, answer.text
+        seat = answer.json()["seats"][0]
+        assert (seat["name"], seat["connected"]) == ("Ann", True)  # the owner's, presence and all
+        assert cluster.lives["a"].store.entries(table_id)[-1]["kind"] == "sit"
+    finally:
+        gate.set()
 
 
 async def test_a_relayed_intent_retried_with_its_id_gets_the_first_answer(

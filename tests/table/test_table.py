@@ -762,6 +762,39 @@ async def test_a_storage_failure_shuts_the_table(harness: Harness) -> None:
     assert table.id in harness.store.tables  # the log stays: it is restored on restart
 
 
+async def test_public_info_never_shows_a_change_before_it_is_stored(harness: Harness) -> None:
+    """A sit is folded, then stored: ``GET /api/tables/{id}`` (``public_info``) in between
+    waits for the append, and shows the sit only once it is durable; if the append fails,
+    the table is gone (404) rather than shown with a seat its log does not have."""
+    table, host = await harness.table()
+    client, conn = await harness.join(table, host)
+    gate = harness.store.gate = asyncio.Event()
+    try:
+        sitting = asyncio.create_task(submit(table, client, conn, type="sit", seat=0, name="Ann"))
+        await wait_until(lambda: table.version == 2)  # folded; its append waits at the gate
+        reading = asyncio.create_task(harness.manager.public_info(table.id))
+        await asyncio.sleep(0.05)
+        assert not reading.done()
+        gate.set()
+        info = await reading
+        assert info is not None and info["seats"][0]["name"] == "Ann"
+        assert harness.store.entries(table.id)[-1]["kind"] == "sit"
+        assert (await sitting)["type"] == "ack"
+
+        gate.clear()
+        harness.store.fail_appends = True
+        failing = asyncio.create_task(submit(table, client, conn, type="add_bot", seat=1))
+        await wait_until(lambda: table.version == 3)
+        reading = asyncio.create_task(harness.manager.public_info(table.id))
+        await asyncio.sleep(0.05)
+        assert not reading.done()
+        gate.set()
+        assert await reading is None
+        assert (await failing)["code"] == "unavailable"
+    finally:
+        gate.set()  # a failed check must not leave the table locked
+
+
 async def test_a_refused_match_record_does_not_stop_the_table(harness: Harness) -> None:
     table, host = await harness.table(games_to_win=1, bots=((1, "random"), (2, "random"),
                                                             (3, "random")))
