@@ -39,6 +39,14 @@ export function botBadge(player) {
     strength ? `Bot · ${strength}` : "Bot");
 }
 
+/** A column's head naming a seat's player (two players' scoreboards, Divide's results): the
+ * name whole on up to two lines (.name-head) rather than cut to "Char…"; its title the plain
+ * name where the words say "You". */
+export function nameHead(ctx, seat, attrs = {}) {
+  return h("th", { scope: "col", title: ctx.plainName ? ctx.plainName(seat) : ctx.name(seat), ...attrs },
+    h("span", { class: "name-head" }, ctx.name(seat)));
+}
+
 /** A seat's initial in a coloured circle, the same colour for a seat on every page. */
 export function avatar(name, seat) {
   const letter = (name || "?").trim().charAt(0).toUpperCase() || "?";

@@ -12,6 +12,7 @@ import pytest
 from .browserkit import (
     MOVES,
     PHONE,
+    WORDS_BROKEN,
     assert_no_horizontal_overflow,
     create_table,
     go_to_table,
@@ -123,6 +124,43 @@ def test_the_top_bar_fits_a_small_phone(server: str, open_page: Callable[..., Pa
     if width <= 360:  # wider than its box there, so the check below means something
         assert page.evaluate("document.querySelector('#scoreboard table').scrollWidth"
                              " > document.querySelector('#scoreboard').clientWidth")
+    assert_no_horizontal_overflow(page)
+
+
+#: A two-player game's scoreboard, drawn by its module in the real page, before any game
+#: ends, for someone watching "Charlotte Montgomery" play Bruno.
+TWO_NAMES_SCOREBOARD = """async (game) => {
+  const module = (await import(`/static/js/games/${game}/index.js`)).default;
+  const names = ['Charlotte Montgomery', 'Bruno'];
+  const match = {games: [], totals: [0, 0], game_wins: [0, 0], draws: 0, target_wins: 3,
+                 deck: 10};
+  const ctx = {seat: null, seats: 2, name: (s) => names[s], plainName: (s) => names[s],
+               sayYou: (text) => text, view: null};
+  document.querySelector('#scoreboard').replaceChildren(module.scoreboard(match, ctx));
+}"""
+#: Whatever in the scoreboard's head row is cut (wider or taller than its box).
+HEADS_CUT = """() => [...document.querySelectorAll('#scoreboard thead th, #scoreboard .name-head')]
+  .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+  .map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+@pytest.mark.parametrize("game", ["bingo", "divide", "mate"])
+def test_two_players_names_head_their_scoreboard_whole(
+        server: str, open_page: Callable[..., Page], game: str, width: int) -> None:
+    """Two names fit the side column even on a phone, so each is read whole ("Charlotte
+    Montgomery" on two lines; Bingo's said "Charl…"), never split inside a word, and the
+    page does not scroll sideways. (Four cannot: Dingo's keep to 70 px, see above.)"""
+    page = open_page({"width": width, "height": 800})
+    create_table(page, server, "Pia", game=game, bots=(1,))
+    go_to_table(page)
+    page.evaluate(TWO_NAMES_SCOREBOARD, game)
+    heads = page.eval_on_selector_all("#scoreboard thead th", "els => els.map(e => e.textContent)")
+    assert heads[-2:] == ["Charlotte Montgomery", "Bruno"], heads
+    assert page.evaluate(HEADS_CUT) == []
+    assert page.evaluate(WORDS_BROKEN, "#scoreboard .name-head") == []
+    assert page.evaluate("(b => b.scrollWidth <= b.clientWidth)"
+                         "(document.querySelector('#scoreboard'))")
     assert_no_horizontal_overflow(page)
 
 

@@ -362,15 +362,15 @@ def test_results_and_scoreboard(harness: Callable[..., Page], views: dict[str, A
         # scoreboard's head.
         draw(page, views["game_over_spectator"])
         heads = page.eval_on_selector_all(
-            "#dc-results .dc-name",
+            "#dc-results .name-head",
             "els => els.map(e => [e.textContent, e.scrollHeight <= e.clientHeight + 1])")
         assert heads == [["Charlotte Montgomery", True], ["Bruno", True]] * 2, heads
         heads = page.eval_on_selector_all(
-            "#scoreboard .dc-name",
+            "#scoreboard .name-head",
             "els => els.map(e => [e.textContent, e.scrollHeight <= e.clientHeight + 1])")
         assert heads == [["Charlotte Montgomery", True], ["Bruno", True]], heads
-        assert page.evaluate(WORDS_BROKEN, "#dc-results .dc-name") == []
-        assert page.evaluate(WORDS_BROKEN, "#scoreboard .dc-name") == []
+        assert page.evaluate(WORDS_BROKEN, "#dc-results .name-head") == []
+        assert page.evaluate(WORDS_BROKEN, "#scoreboard .name-head") == []
         assert page.evaluate(CUT) == []
         assert_no_horizontal_overflow(page)
         shot(page, f"divide-{label}-results-spectator")

@@ -8,6 +8,7 @@
 // here decides a rule: no trump, no duty, no points are worked out in the browser.
 
 import { fill, h, plural } from "../../dom.js";
+import { nameHead } from "../../render.js";
 
 // Where the pips sit in a half's 3×3 grid (cells 0..8, row by row). An upright tile's
 // halves are stacked; a flat tile's halves sit side by side and its six runs in rows.
@@ -404,7 +405,7 @@ function scoreboard(match, ctx) {
   return h("div", { class: "bingo-sb" },
     h("table", { id: "scoreboard-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "Deal"), h("th", {}, "Trumps"),
-        seats.map((s) => h("th", { scope: "col", title: ctx.name(s) }, ctx.name(s))))),
+        seats.map((s) => nameHead(ctx, s)))),
       h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { class: "empty", colspan: 2 + seats.length }, "No deal yet")),
         h("tr", { class: "totals" }, h("td", {}, "Game points"), h("td", {}, ""),
           seats.map((s) => h("td", { class: match && match.winner === s ? "won" : null }, String(totals[s])))))),

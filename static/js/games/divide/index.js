@@ -9,6 +9,7 @@
 
 import { fill, fillIfChanged, h, plural } from "../../dom.js";
 import { cardBack } from "../../cards.js";
+import { nameHead } from "../../render.js";
 
 // How a card is written and named. The value is printed on the cards whose value is not
 // their pips (the queen is 12, a red card ten more): a fact of the deck, as on a real card.
@@ -286,12 +287,6 @@ function rule(options) {
   return `First to ${target} game${target === 1 ? "" : "s"}${o.deck === 14 ? " · long game (14 cards)" : ""}`;
 }
 
-/** A column's head naming a seat's player (scoreboard and results): in up to two lines
- * (.dc-name), never cut; its title the plain name where the words say "You". */
-const nameHead = (ctx, seat, cls = null) => h("th", {
-  class: cls, title: ctx.plainName ? ctx.plainName(seat) : ctx.name(seat),
-}, h("span", { class: "dc-name" }, ctx.name(seat)));
-
 // ---- the module -----------------------------------------------------------------------------
 
 export default {
@@ -383,7 +378,7 @@ export default {
       h("caption", {}, n === 1 ? "Half 1" : "Half 2 \u00b7 \u21c5 the hands changed"),
       h("thead", {}, h("tr", {},
         h("th", { class: "num", "aria-label": "Battle" }, "#"),
-        nameHead(ctx, 0, "dc-res__who"), nameHead(ctx, 1, "dc-res__who"),
+        nameHead(ctx, 0, { class: "dc-res__who" }), nameHead(ctx, 1, { class: "dc-res__who" }),
         h("th", {}, "Won by \u00b7 why"))),
       h("tbody", {}, b.battles.filter((x) => (x.number <= per) === (n === 1)).map((battle) =>
         h("tr", { dataset: { number: String(battle.number), winner: String(battle.winner) } },

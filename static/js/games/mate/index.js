@@ -8,6 +8,7 @@
 
 import { h } from "../../dom.js";
 import { cardEl, cardBack, cardName } from "../../cards.js";
+import { nameHead } from "../../render.js";
 
 const RANK_WORD = { A: "ace", T: "ten", K: "king", Q: "queen", 7: "seven" };
 const SUIT_WORD = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
@@ -343,7 +344,6 @@ function howWords(result) {
 }
 
 function scoreboardEl(match, ctx) {
-  const names = [0, 1].map((s) => ctx.name(s));
   const rows = [];
   const played = match.games || [];
   const total = 4;
@@ -375,7 +375,7 @@ function scoreboardEl(match, ctx) {
   rows.push(h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"),
     [0, 1].map((s) => h("td", { class: ["num", match.over && match.winner === s && "won"] }, String(totals[s])))));
   const table = h("table", { class: "mate-sb", id: "mate-scoreboard" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), names.map((n, s) => h("th", { scope: "col", class: "num", dataset: { seat: String(s) } }, n)))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), [0, 1].map((s) => nameHead(ctx, s, { class: "num", dataset: { seat: String(s) } })))),
     h("tbody", {}, rows));
   const box = h("div", { class: "mate-sb-box" }, table);
   if (match.over) {
