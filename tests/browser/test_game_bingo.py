@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .bingo_views import scenarios
-from .browserkit import ROOT, assert_no_horizontal_overflow, shot
+from .browserkit import CUT, ROOT, WORDS_BROKEN, assert_no_horizontal_overflow, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
@@ -65,7 +65,7 @@ HARNESS = """<!doctype html>
 <script type="module">
 import game from "/static/js/games/bingo/index.js";
 import { secondPerson } from "/static/js/words.js";
-const NAMES = ["Ann", "Bruno"];
+const NAMES = window.NAMES = ["Ann", "Bruno"];  // a test may rename a seat
 window.acted = [];
 window.show = (s, { busy = false, results = true } = {}) => {
   const seat = s.seat;
@@ -289,6 +289,29 @@ def test_bingo_module_draws_real_views(harness: Callable[..., Page],
                 show(page, s, results=False)
                 assert_no_horizontal_overflow(page)
                 shot(page, f"bingo-{name}-board-{size}")
+
+
+def test_long_names_head_the_count_whole(harness: Callable[..., Page],
+                                         views: dict[str, Any]) -> None:
+    """Someone watching "Charlotte Montgomery" play Bruno reads both names whole over the
+    deal's count (they were cut to "Charlotte Mo…"), never split inside a word, at both
+    sizes; so does the scoreboard."""
+    for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = harness(viewport)
+        page.evaluate("NAMES[0] = 'Charlotte Montgomery'")
+        show(page, views["deal-over-spectator"])
+        page.wait_for_selector("#results")
+        for where in ("#results", "#scoreboard"):
+            heads = page.eval_on_selector_all(
+                f"{where} .name-head",
+                "els => els.map(e => [e.textContent, e.scrollHeight <= e.clientHeight + 1,"
+                " e.scrollWidth <= e.clientWidth + 1])")
+            whole = [["Charlotte Montgomery", True, True], ["Bruno", True, True]]
+            assert heads[:2] == whole and heads == whole * (len(heads) // 2), (where, heads)
+            assert page.evaluate(WORDS_BROKEN, f"{where} .name-head") == [], where
+        assert page.evaluate(CUT) == []
+        assert_no_horizontal_overflow(page)
+        shot(page, f"bingo-long-names-{size}")
 
 
 def test_bingo_module_moves(harness: Callable[..., Page], views: dict[str, Any]) -> None:

@@ -199,7 +199,7 @@ function tallyEl(b, ctx) {
   return h("section", { class: "bingo-panel bingo-tally", id: "bingo-tally" },
     h("h3", {}, b.result ? "The count" : "Open tally"),
     h("table", { class: "bingo-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), seats.map((s) => h("th", { scope: "col" }, name(ctx, s))))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), seats.map((s) => nameHead(ctx, s)))),
       h("tbody", {}, body)),
     tricks.length && !b.result
       ? h("details", { class: "bingo-tricklist" }, h("summary", {}, `Stored tricks (${tricks.length})`),
@@ -424,7 +424,7 @@ function results(view, _why, ctx) {
   const row = (label, cells, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label),
     cells.map((c) => h("td", {}, c)));
   const table = h("table", { class: "bingo-table bingo-results__table" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), seats.map((s) => h("th", { scope: "col" }, ctx.name(s))))),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), seats.map((s) => nameHead(ctx, s)))),
     h("tbody", {},
       row("Tricks", seats.map((s) => String(r.tricks[s]))),
       row("Tile points", seats.map((s) => String(r.card_points[s]))),
