@@ -61,8 +61,8 @@ class RecordingStore(MemoryStore):
         self.order = order if order is not None else []
         self.fail_appends = False
         self.fail_records = False
-        #: Appends wait for this gate while it is set and closed: a change is folded in
-        #: the table's memory and not stored yet, for as long as the test likes.
+        #: A test's gate (an ``asyncio.Event``): while it is given and not yet set, every
+        #: append waits, so a change stays folded in the table's memory and not stored.
         self.gate: asyncio.Event | None = None
 
     async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:

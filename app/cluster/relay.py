@@ -27,7 +27,7 @@ to the holder ``D`` a message, ``C`` close (u16 code + reason), ``M`` no such
 session here (locate the table again), ``Q`` pong. Between any two processes,
 for ``GET /api/tables/{id}`` on a process that does not own the table: ``I`` asks
 for the table's public info (payload: table id; the id field numbers the
-question), ``J`` answers it (the JSON, or nothing: not here) (``Relay.ask_info``).
+question), ``J`` answers it (the JSON once durable, or nothing: not here) (``Relay.ask_info``).
 
 Liveness: a holder pings every owner it relays to each ``PING_INTERVAL``; a
 peer not heard from for ``SILENT_AFTER`` (or whose channel has no subscriber:
@@ -297,7 +297,7 @@ class Relay:
     # -- public info of a table another process owns -----------------------------------
 
     async def ask_info(self, owner: str, table_id: str) -> dict[str, Any] | None:
-        """The owner's ``Table.public_info()`` of its table, or None if it does not answer
+        """The owner's ``Table.stored_info()`` of its table, or None if it does not answer
         within ``INFO_TIMEOUT`` (gone, stuck, Redis away) or no longer has the table.
 
         Why ask, rather than have owners keep presence in Redis: presence (who is
@@ -335,7 +335,15 @@ class Relay:
         task.add_done_callback(self._answering.discard)
 
     async def _answer_info(self, asker: str, qid: int, table: Table) -> None:
-        info = await table.stored_info()
+        """Empty if the table closed meanwhile, or its append is still out when the asker
+        stops waiting (``INFO_TIMEOUT``): the asker then folds the (durable) log."""
+        info = None
+        try:
+            info = await asyncio.wait_for(table.stored_info(), INFO_TIMEOUT)
+        except TimeoutError:
+            pass
+        except Exception:
+            log.exception("relay: the public info of table %s failed", table.id)
         self._post(asker, INFO_ANSWER, qid, b"" if info is None else orjson.dumps(info))
 
     def _answered(self, source: str, qid: int, payload: bytes) -> None:

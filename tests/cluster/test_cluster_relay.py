@@ -232,7 +232,8 @@ async def test_another_process_is_told_of_a_change_only_once_it_is_stored(
 ) -> None:
     """``GET /api/tables/{id}`` from another process asks the owner (``Relay.ask_info``).
     While a sit is folded at the owner and not yet stored, its answer waits for the
-    append, and the owner's relay answers other questions meanwhile."""
+    append, and the owner's relay answers other questions meanwhile; not longer than
+    the asker waits."""
     monkeypatch.setattr(relay_module, "INFO_TIMEOUT", 10.0)  # the owner's answer, not the log's
     table_id, host = await cluster.create("a")
     other_id, _ = await cluster.create("a")
@@ -255,6 +256,18 @@ async def test_another_process_is_told_of_a_change_only_once_it_is_stored(
         seat = answer.json()["seats"][0]
         assert (seat["name"], seat["connected"]) == ("Ann", True)  # the owner's, presence and all
         assert cluster.lives["a"].store.entries(table_id)[-1]["kind"] == "sit"
+
+        # An append still out when the asker stops waiting: the owner answers nothing and
+        # lets go of the question; the asker folds the log, which has no bot yet.
+        monkeypatch.setattr(relay_module, "INFO_TIMEOUT", 0.2)
+        gate.clear()
+        await player.send({"type": "add_bot", "seat": 1, "id": "b1"})
+        await eventually(lambda: table.version == 3)
+        answer = await http.get(f"/api/tables/{table_id}")
+        seats = answer.json()["seats"]
+        assert [s["kind"] for s in seats[:2]] == ["human", "empty"]
+        assert seats[0]["connected"] is None  # from the log: presence is not known there
+        await eventually(lambda: not cluster.relays["a"]._answering)
     finally:
         gate.set()
 
