@@ -43,8 +43,10 @@ export function botBadge(player) {
  * name whole on up to two lines (.name-head) rather than cut to "Char…"; its title the plain
  * name where the words say "You". */
 export function nameHead(ctx, seat, attrs = {}) {
-  return h("th", { scope: "col", title: ctx.plainName ? ctx.plainName(seat) : ctx.name(seat), ...attrs },
-    h("span", { class: "name-head" }, ctx.name(seat)));
+  return h("th", {
+    scope: "col", title: ctx.plainName ? ctx.plainName(seat) : ctx.name(seat), ...attrs,
+    class: ["name-col", attrs.class],
+  }, h("span", { class: "name-head" }, ctx.name(seat)));
 }
 
 /** A seat's initial in a coloured circle, the same colour for a seat on every page. */

@@ -84,6 +84,25 @@ TOP_BAR_BOXES = """() => [...document.querySelectorAll(
   .filter(([, r]) => r.width > 0)"""
 
 
+#: Where a test draws a scoreboard: a box of the frame's ``scoreboard`` class in the side
+#: column, in place of the frame's own (hidden), which the next state would redraw.
+DRAWN = "#drawn-scoreboard"
+IN_SIDE_COLUMN = """(node) => {
+  const frame = document.querySelector('#scoreboard');
+  const box = document.querySelector('#drawn-scoreboard') || document.createElement('div');
+  box.id = 'drawn-scoreboard';
+  box.className = 'scoreboard';
+  frame.hidden = true;
+  frame.after(box);
+  box.replaceChildren(node);
+}"""
+
+
+def draw_in_side_column(page: Page, build: str, arg: Any = None) -> None:
+    """Draw what ``build`` (a JS function of ``arg``, may be async) returns at ``DRAWN``."""
+    page.evaluate(f"async (arg) => ({IN_SIDE_COLUMN})(await ({build})(arg))", arg)
+
+
 #: Dingo's scoreboard, drawn by its module, after two games at a table of four people
 #: with long names.
 LONG_SCOREBOARD = """async () => {
@@ -95,7 +114,7 @@ LONG_SCOREBOARD = """async () => {
     game_number: 3, game_wins: [0, 1, 1, 0], totals: [20, 29, 8, 14],
   };
   const ctx = {seats: 4, name: (s) => names[s], plainName: (s) => names[s], view: null};
-  document.querySelector('#scoreboard').replaceChildren(dingo.scoreboard(match, ctx));
+  return dingo.scoreboard(match, ctx);
 }"""
 
 
@@ -120,10 +139,10 @@ def test_the_top_bar_fits_a_small_phone(server: str, open_page: Callable[..., Pa
     assert_no_horizontal_overflow(page)
     # Four long names over Dingo's scoreboard are wider than a phone's side column: the
     # table scrolls in its box, the page does not scroll sideways.
-    page.evaluate(LONG_SCOREBOARD)
+    draw_in_side_column(page, LONG_SCOREBOARD)
     if width <= 360:  # wider than its box there, so the check below means something
-        assert page.evaluate("document.querySelector('#scoreboard table').scrollWidth"
-                             " > document.querySelector('#scoreboard').clientWidth")
+        assert page.evaluate(f"document.querySelector('{DRAWN} table').scrollWidth"
+                             f" > document.querySelector('{DRAWN}').clientWidth")
     assert_no_horizontal_overflow(page)
 
 
@@ -136,10 +155,10 @@ TWO_NAMES_SCOREBOARD = """async (game) => {
                  deck: 10};
   const ctx = {seat: null, seats: 2, name: (s) => names[s], plainName: (s) => names[s],
                sayYou: (text) => text, view: null};
-  document.querySelector('#scoreboard').replaceChildren(module.scoreboard(match, ctx));
+  return module.scoreboard(match, ctx);
 }"""
 #: Whatever in the scoreboard's head row is cut (wider or taller than its box).
-HEADS_CUT = """() => [...document.querySelectorAll('#scoreboard thead th, #scoreboard .name-head')]
+HEADS_CUT = """() => [...document.querySelectorAll('#drawn-scoreboard :is(thead th, .name-head)')]
   .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
   .map(e => e.textContent)"""
 
@@ -154,13 +173,13 @@ def test_two_players_names_head_their_scoreboard_whole(
     page = open_page({"width": width, "height": 800})
     create_table(page, server, "Pia", game=game, bots=(1,))
     go_to_table(page)
-    page.evaluate(TWO_NAMES_SCOREBOARD, game)
-    heads = page.eval_on_selector_all("#scoreboard thead th", "els => els.map(e => e.textContent)")
+    draw_in_side_column(page, TWO_NAMES_SCOREBOARD, game)
+    heads = page.eval_on_selector_all(f"{DRAWN} thead th", "els => els.map(e => e.textContent)")
     assert heads[-2:] == ["Charlotte Montgomery", "Bruno"], heads
     assert page.evaluate(HEADS_CUT) == []
-    assert page.evaluate(WORDS_BROKEN, "#scoreboard .name-head") == []
+    assert page.evaluate(WORDS_BROKEN, f"{DRAWN} .name-head") == []
     assert page.evaluate("(b => b.scrollWidth <= b.clientWidth)"
-                         "(document.querySelector('#scoreboard'))")
+                         f"(document.querySelector('{DRAWN}'))")
     assert_no_horizontal_overflow(page)
 
 
