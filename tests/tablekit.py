@@ -37,7 +37,7 @@ from app.table import patch
 from app.table.client import Client
 from app.table.manager import TableManager
 from app.table.options import TableConfig, TableOptions
-from app.table.ports import MemoryStore
+from app.table.ports import MemoryStore, StoredTable
 from app.table.table import Table
 
 TIMEOUT = 10.0
@@ -61,6 +61,7 @@ class RecordingStore(MemoryStore):
         self.order = order if order is not None else []
         self.fail_appends = False
         self.fail_records = False
+        self.fail_reads = False  # load_table: the database cannot be read
         #: A test's gate (an ``asyncio.Event``): while it is given and not yet set, every
         #: append waits, so a change stays folded in the table's memory and not stored.
         self.gate: asyncio.Event | None = None
@@ -73,6 +74,11 @@ class RecordingStore(MemoryStore):
             raise OSError("disk full")
         await super().append(table_id, seq, entry)
         self.order.append(("append", seq))
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        if self.fail_reads:
+            raise OSError("the database is away")
+        return await super().load_table(table_id)
 
     async def finish_match(self, record: dict[str, Any]) -> int:
         if self.fail_records:

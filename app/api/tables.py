@@ -13,7 +13,7 @@ from app.api.schemas import GameInfo, TableCreate, TableCreated, TablePublic
 from app.config import Settings
 from app.games.contract import GameError, shown
 from app.site import STATIC_DIR, client_build, page, page_with_build
-from app.table.manager import TableManager
+from app.table.manager import OwnershipUnavailable, TableManager
 from app.table.options import TableConfig, TableOptions
 
 router = APIRouter(tags=["tables"])
@@ -128,7 +128,11 @@ async def read_table(table_id: str, tables: TablesDep) -> TablePublic:
 
 @router.get("/t/{table_id}", include_in_schema=False)
 async def table_page(table_id: str, tables: TablesDep) -> Response:
-    if await tables.locate(table_id) is None:  # here, or owned by another process
+    try:
+        missing = await tables.locate(table_id) is None  # here, or owned by another process
+    except OwnershipUnavailable:
+        missing = False  # cannot be told now: the page's socket retries until it can
+    if missing:
         return page(MISSING_PAGE, status_code=404)
     if not TABLE_PAGE.is_file():
         raise HTTPException(404, detail={"code": "no_page", "message": "the page is not built"})

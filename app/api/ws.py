@@ -33,7 +33,7 @@ from app.config import Settings
 from app.observability import Metrics
 from app.table import messages
 from app.table.client import Client
-from app.table.manager import TableManager
+from app.table.manager import OwnershipUnavailable, TableManager
 from app.table.ports import ServiceUnavailable
 from app.table.table import Table
 
@@ -45,7 +45,8 @@ router = APIRouter()
 CLOSE_POLICY = 1008
 CLOSE_TOO_LARGE = 1009
 CLOSE_UNKNOWN_TABLE = 4404
-#: "Try again later" (RFC 6455): a service the processes share cannot be reached.
+#: "Try again later" (RFC 6455): a service the processes share, or the database, cannot be
+#: reached.
 CLOSE_TRY_AGAIN = 1013
 #: Sustained messages per second a connection may send, and the burst above it: far
 #: above what a person (or a bot answering at once, as in the load benchmark) sends.
@@ -212,8 +213,17 @@ async def table_socket(websocket: WebSocket) -> None:
             await client.stop()
             metrics.connections.dec()
         return
-    table = manager.get(table_id)
+    table = None
     try:
+        try:
+            found = await manager.locate(table_id)  # one process: a Table or None
+            table = found if isinstance(found, Table) else None
+        except OwnershipUnavailable:  # its log cannot be read now (the reason is logged)
+            _refuse(client, metrics, "service_unavailable",
+                    "the table cannot be reached right now; retry shortly")
+            client.close(CLOSE_TRY_AGAIN, "service unavailable")
+            await client.wait_closed(CLOSE_FLUSH_SECONDS)
+            return
         if table is None:
             _refuse(client, metrics, "unknown_table", "no live table has this id")
             client.close(CLOSE_UNKNOWN_TABLE, "unknown table")

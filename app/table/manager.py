@@ -36,6 +36,7 @@ from app.observability import log_event
 
 from .options import TableConfig, TableOptions
 from .ports import Fenced, ServiceUnavailable, StoredTable, TableStore
+from .seats import TableError
 from .table import CLOSE_MOVED, MOVED_REASON, Table
 from .thinking import BotWorkers
 from .tokens import new_table_id, new_token
@@ -67,9 +68,9 @@ class Owner:
 
 
 class OwnershipUnavailable(ServiceUnavailable):
-    """(Several processes.) Who owns the table cannot be told or proved now (Redis, or
-    the database during a takeover, cannot be reached): answer ``service_unavailable``
-    and let the client retry."""
+    """Where a table lives, or its log, cannot be read now (Redis, or the database during
+    a takeover or a restore, cannot be reached): answer ``service_unavailable`` and let
+    the client retry."""
 
 
 class TableManager:
@@ -157,11 +158,12 @@ class TableManager:
         return table
 
     def get(self, table_id: str) -> Table | None:
-        """The live table if it is here (with several processes: if this process owns it)."""
+        """The live table if it is in memory here (with several processes: if this process
+        owns it); ``locate`` also brings back one that is only in its log."""
         table = self.tables.get(table_id)
         if table is not None and table.closed:
-            # Shut after a storage failure: it comes back from its log on restart
-            # (or moved to another process).
+            # Shut after a storage failure: ``locate`` restores it from its log (or it
+            # moved to another process).
             self._remove(table)
             return None
         return table
@@ -170,7 +172,11 @@ class TableManager:
         """Where the table lives: here (the ``Table``), in another process (``Owner``), or
         nowhere (None: no such table, or it is closed).
 
-        One process: exactly ``get``. Several: the table if this process owns it;
+        One process: ``get``, or a table unfinished in the database that is not in
+        memory (shut after a storage failure, or not restored at startup because the
+        database could not be read) restored from its log first, as at a restart: only
+        what the log holds was ever announced, and the answers to intent ids are rebuilt.
+        Several: the table if this process owns it;
         ``Owner(process_id)`` if another process holds its lease; if nobody does and
         the table is unfinished in the database, it is taken over here first (lease,
         ``claim`` with its token, the log, ``Table.restore``: timers and stand-in bots
@@ -179,10 +185,12 @@ class TableManager:
         stopping: the socket layer answers ``service_unavailable``.
         """
         table = self.get(table_id)
-        if self.ownership is None or table is not None:
+        if table is not None:
             return table
         if self._stopping:
             raise OwnershipUnavailable("this server is stopping")
+        if self.ownership is None:
+            return await self._take_over(table_id)
         holder = await self.ownership.holder(table_id)
         if holder is not None and holder != self.process_id:
             return Owner(holder)
@@ -209,13 +217,13 @@ class TableManager:
         and the spectators null (not known here).
 
         Never a change that is not stored yet (``Table.stored_info``). A table here
-        that closes while read: with one process it is gone until a restart (None, as
-        ``get``); with several it moved, and is looked for where it is now.
+        that closes while read (storage failed, or it moved) is looked for again:
+        restored from its log, or where it is now.
         """
         found = await self.locate(table_id)
         if isinstance(found, Table):
             info = await found.stored_info()
-            if info is not None or not self.clustered:
+            if info is not None:
                 return info
             found = await self.locate(table_id)
             if isinstance(found, Table):
@@ -408,10 +416,40 @@ class TableManager:
         """
         task = self._taking.get(table_id)
         if task is None:
-            task = asyncio.get_running_loop().create_task(self._acquire_table(table_id, known))
+            work = (self._restore_table(table_id) if self.ownership is None
+                    else self._acquire_table(table_id, known))
+            task = asyncio.get_running_loop().create_task(work)
             self._taking[table_id] = task
             task.add_done_callback(lambda _: self._taking.pop(table_id, None))
         return await asyncio.shield(task)
+
+    async def _restore_table(self, table_id: str) -> Table | None:
+        """(One process, ``locate``.) Restore an unfinished table from its log."""
+        local = self.get(table_id)
+        if local is not None or table_id in self._broken:
+            return local
+        try:
+            stored = await self.store.load_table(table_id)
+        except Exception as exc:
+            log_event(log, "table_unreadable", logging.WARNING, table_id=table_id,
+                      error=type(exc).__name__)
+            raise OwnershipUnavailable(f"the database could not be read: "
+                                       f"{type(exc).__name__}") from exc
+        if stored is None:  # no such table, or closed for good
+            return None
+        try:
+            table = await Table.restore(stored, self.store, self.config, self.metrics,
+                                        bot_workers=self.bot_workers)
+        except TableError as exc:  # storage failed again (recording its match): later
+            raise OwnershipUnavailable(f"table {table_id}: {exc}") from exc
+        except Exception as exc:
+            log_event(log, "table_restore_failed", logging.ERROR, table_id=table_id,
+                      error=f"{type(exc).__name__}: {exc}")
+            self._broken.add(table_id)
+            return None
+        self._add(table)
+        log_event(log, "table_restored", table_id=table_id, v=table.version)
+        return table
 
     async def _acquire_table(self, table_id: str, known: bool = False) -> Table | Owner | None:
         """Acquire the lease, claim the log with its token, read it, and restore the table."""

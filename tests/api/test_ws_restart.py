@@ -1,4 +1,5 @@
-"""The real app on a SQLite file: tables survive a restart, matches reach the history."""
+"""The real app: tables survive a restart (on a SQLite file) and a storage failure, and
+matches reach the history."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+import orjson
 from tablekit import Player, live_server, migrated_sqlite
+from websockets.asyncio.client import connect
 
 
 def steady(state: dict[str, Any]) -> dict[str, Any]:
@@ -63,3 +66,40 @@ async def test_a_restarted_server_restores_its_tables_and_records_the_match(
         r = await live.http.get(f"/api/matches/{match_id}")
         assert r.status_code == 200, r.text
         assert [p["name"] for p in r.json()["players"]][:3] == ["P0", "P1", "P2"]
+
+
+async def test_a_table_shut_by_a_storage_failure_comes_back_without_a_restart(
+        tmp_path: Path) -> None:
+    """The append fails: the table refuses the intent and closes its sockets (1011). While
+    its log cannot be read a new socket is told to retry (1013, ``service_unavailable``),
+    ``GET /api/tables/{id}`` answers 503 and the page is served (its socket retries);
+    once it can, the table is back
+    from its log at its last durable version and plays on."""
+    async for live in live_server(tmp_path):
+        table_id, host = await live.create(bots=[{"seat": 3}])
+        player = await live.player(table_id, host)
+        assert (await player.intent({"type": "sit", "seat": 0, "name": "Ann"}))["type"] == "ack"
+        durable = player.state["v"]
+        live.store.fail_appends = True
+        refused = await player.intent({"type": "add_bot", "seat": 1})
+        assert refused["code"] == "unavailable"
+        assert await player.closed_code() == 1011
+
+        live.store.fail_reads = True
+        async with connect(f"ws://{live.base}/ws/{table_id}") as ws:
+            error = orjson.loads(await ws.recv())
+            assert error["code"] == "service_unavailable"
+            await ws.wait_closed()
+            assert ws.close_code == 1013
+        r = await live.http.get(f"/api/tables/{table_id}")
+        assert r.status_code == 503 and r.headers["retry-after"] == "1", r.text
+        r = await live.http.get(f"/t/{table_id}")  # the page, whose socket will retry
+        assert r.status_code == 200 and "<html" in r.text
+
+        live.store.fail_reads = live.store.fail_appends = False
+        again = await live.player(table_id, host)
+        assert again.state["v"] == durable
+        assert [s["kind"] for s in again.state["seats"]] == ["human", "empty", "empty", "bot"]
+        assert (await again.intent({"type": "add_bot", "seat": 1}))["type"] == "ack"
+        r = await live.http.get(f"/api/tables/{table_id}")
+        assert r.status_code == 200 and r.json()["seats"][1]["kind"] == "bot", r.text

@@ -31,7 +31,7 @@ from app.game.bots import HeuristicBot
 from app.games.dingo import DingoBot, DingoMatch
 from app.games.dingo.narration import PLACEHOLDERS, explain_hunt, explain_winner
 from app.table.client import Client
-from app.table.manager import TableManager
+from app.table.manager import OwnershipUnavailable, TableManager
 from app.table.options import TableOptions
 from app.table.ports import StoredTable
 from app.table.table import TABLE_EVENTS, Table
@@ -750,22 +750,38 @@ async def test_a_broken_bot_does_not_stall_the_table(harness: Harness) -> None:
     await wait_until(lambda: table.version > version + 5)
 
 
-async def test_a_storage_failure_shuts_the_table(harness: Harness) -> None:
+async def test_a_storage_failure_shuts_the_table_until_its_log_can_be_read(
+        harness: Harness) -> None:
+    """The table is shut (its memory is ahead of its log); the next look for it brings
+    it back from its log, as a restart would, once the database answers: what was
+    refused is not there, what was acknowledged is."""
     table, host = await harness.table()
     client, conn = await harness.join(table, host)
+    assert (await submit(table, client, conn, type="sit", seat=0, name="Ann"))["type"] == "ack"
     harness.store.fail_appends = True
-    answer = await submit(table, client, conn, type="sit", seat=0, name="Ann")
+    answer = await submit(table, client, conn, type="add_bot", seat=1)
     assert answer["code"] == "unavailable"
     await wait_until(lambda: conn.closed is not None)
     assert conn.closed == 1011
     assert harness.manager.get(table.id) is None
-    assert table.id in harness.store.tables  # the log stays: it is restored on restart
+    assert table.id in harness.store.tables  # the log stays
+    harness.store.fail_reads = True
+    with pytest.raises(OwnershipUnavailable):  # service_unavailable: retry
+        await harness.manager.locate(table.id)
+    harness.store.fail_reads = harness.store.fail_appends = False
+    back = await harness.manager.locate(table.id)
+    assert isinstance(back, Table) and back is not table and back.version == 2
+    assert [s.kind for s in back.seats[:2]] == ["human", "empty"]
+    client, conn = await harness.join(back, host)
+    assert conn.frames[0]["seat"] == 0
+    assert (await submit(back, client, conn, type="add_bot", seat=1))["type"] == "ack"
+    assert harness.store.entries(table.id)[-1]["kind"] == "bot_add"
 
 
 async def test_public_info_never_shows_a_change_before_it_is_stored(harness: Harness) -> None:
     """A sit is folded, then stored: ``GET /api/tables/{id}`` (``public_info``) in between
     waits for the append, and shows the sit only once it is durable; if the append fails,
-    the table is gone (404) rather than shown with a seat its log does not have."""
+    the answer is the table its log brings back, never a seat the log does not have."""
     table, host = await harness.table()
     client, conn = await harness.join(table, host)
     gate = harness.store.gate = asyncio.Event()
@@ -789,8 +805,10 @@ async def test_public_info_never_shows_a_change_before_it_is_stored(harness: Har
         await asyncio.sleep(0.05)
         assert not reading.done()
         gate.set()
-        assert await reading is None
+        info = await reading  # from the table its log brings back: no bot
+        assert info is not None and [s["kind"] for s in info["seats"][:2]] == ["human", "empty"]
         assert (await failing)["code"] == "unavailable"
+        assert harness.manager.get(table.id) is not table
     finally:
         gate.set()  # a failed check must not leave the table locked
 
