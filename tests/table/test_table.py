@@ -813,6 +813,29 @@ async def test_public_info_never_shows_a_change_before_it_is_stored(harness: Har
         gate.set()  # a failed check must not leave the table locked
 
 
+async def test_a_table_the_startup_could_not_read_is_restored_when_looked_for(
+        harness: Harness) -> None:
+    """A server whose startup could not read the database (``recover`` restored nothing)
+    brings a table back from its log the first time it is looked for; an unknown id or a
+    table closed for good stays unknown."""
+    table, host = await harness.table()
+    client, conn = await harness.join(table, host)
+    assert (await submit(table, client, conn, type="sit", seat=0, name="Ann"))["type"] == "ack"
+    closed, _ = await harness.table()
+    await harness.manager.close(closed)
+    later = TableManager(harness.store, harness.manager.config)  # the same store, nothing read
+    try:
+        back = await later.locate(table.id)
+        assert isinstance(back, Table) and back.version == table.version
+        assert back.seats[0].name == "Ann"
+        assert await later.locate(table.id) is back
+        assert await later.locate(closed.id) is None
+        assert await later.locate("nosuchtable") is None
+        assert later.tables == {table.id: back}
+    finally:
+        await later.shutdown()
+
+
 async def test_a_refused_match_record_does_not_stop_the_table(harness: Harness) -> None:
     table, host = await harness.table(games_to_win=1, bots=((1, "random"), (2, "random"),
                                                             (3, "random")))
