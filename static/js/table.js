@@ -205,6 +205,8 @@ const FRIENDLY_ERRORS = {
   stale_version: "The table moved on before your move arrived. Have another look and try again.",
   not_your_turn: "It isn't your turn any more.",
   rate_limited: "Slow down a little.",
+  // No intent of this page's: the table could not be reached at all (the connection retries).
+  service_unavailable: "The table is out of reach for a moment; trying again…",
 };
 
 /** Card codes in a server message ("AS is not in your hand") as card names ("A♠"). */
