@@ -244,7 +244,8 @@ class TableManager:
 
         If the store cannot answer (e.g. the database is not migrated yet), the
         server starts without them, says so in the log and ``/readyz`` shows
-        the database problem; the tables stay stored for the next start.
+        the database problem; each table comes back from its log when it is first
+        looked for (``locate``).
 
         Several processes: only the tables nobody owns are taken over here (one
         failover sweep); the others stay with their owners.
@@ -270,17 +271,29 @@ class TableManager:
         """Rebuild tables from their logs (at startup); a table whose log fails is skipped."""
         restored = []
         for stored in stored_tables:
-            try:
-                table = await Table.restore(stored, self.store, self.config, self.metrics,
-                                            bot_workers=self.bot_workers)
-            except Exception as exc:
-                log_event(log, "table_restore_failed", logging.ERROR, table_id=stored.table_id,
-                          error=f"{type(exc).__name__}: {exc}")
-                continue
-            self._add(table)
-            restored.append(table.id)
+            with contextlib.suppress(TableError):  # storage failed: ``locate`` tries later
+                table = await self._rebuild(stored)
+                if table is not None:
+                    restored.append(table.id)
         log_event(log, "tables_restored", count=len(restored))
         return restored
+
+    async def _rebuild(self, stored: StoredTable) -> Table | None:
+        """(One process.) ``Table.restore``, and the table is here; None if its log cannot
+        be folded (logged, and not tried again: ``_broken``). ``TableError``: storage
+        failed while it was restored (recording its match)."""
+        try:
+            table = await Table.restore(stored, self.store, self.config, self.metrics,
+                                        bot_workers=self.bot_workers)
+        except TableError:
+            raise
+        except Exception as exc:
+            log_event(log, "table_restore_failed", logging.ERROR, table_id=stored.table_id,
+                      error=f"{type(exc).__name__}: {exc}")
+            self._broken.add(stored.table_id)
+            return None
+        self._add(table)
+        return table
 
     async def close(self, table: Table, code: int = CLOSE_IDLE,
                     reason: str = "the table was closed") -> None:
@@ -438,17 +451,11 @@ class TableManager:
         if stored is None:  # no such table, or closed for good
             return None
         try:
-            table = await Table.restore(stored, self.store, self.config, self.metrics,
-                                        bot_workers=self.bot_workers)
-        except TableError as exc:  # storage failed again (recording its match): later
+            table = await self._rebuild(stored)
+        except TableError as exc:  # storage failed again: later
             raise OwnershipUnavailable(f"table {table_id}: {exc}") from exc
-        except Exception as exc:
-            log_event(log, "table_restore_failed", logging.ERROR, table_id=table_id,
-                      error=f"{type(exc).__name__}: {exc}")
-            self._broken.add(table_id)
-            return None
-        self._add(table)
-        log_event(log, "table_restored", table_id=table_id, v=table.version)
+        if table is not None:
+            log_event(log, "table_restored", table_id=table_id, v=table.version)
         return table
 
     async def _acquire_table(self, table_id: str, known: bool = False) -> Table | Owner | None:

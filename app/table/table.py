@@ -489,7 +489,8 @@ class Table(TableViews, TableClock):
         """Fold a new entry, make it durable, and record the match if it just ended.
 
         Called under the lock. If storage fails, the table's memory is ahead of
-        its log, so the table is shut and will come back from the log on restart.
+        its log, so the table is shut; it comes back from the log the next time it is
+        looked for (``TableManager.locate``).
 
         Several processes (``tenure``): the lease is proved before the entry is
         folded and the append is fenced with its token; a lease lost or a fenced
