@@ -84,8 +84,9 @@ def go_to_table(page: Page) -> None:
     page.wait_for_selector(".seat--me")
 
 
-#: Every seat name and scoreboard heading (of any game) cut short: its text wider than its box.
-CUT = ("[...document.querySelectorAll('.seat__name, #scoreboard th')]"
+#: Every seat name and scoreboard heading (of any game) cut short: its text wider than its box
+#: (Dingo's heads clip their name in their own box, under the seat's avatar).
+CUT = ("[...document.querySelectorAll('.seat__name, #scoreboard th, #scoreboard .seat-col__name')]"
        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
 
 #: Text that a line break splits inside a word: for each element, the characters

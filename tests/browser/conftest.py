@@ -104,6 +104,12 @@ BUTTONS_IN_SIGHT = """() => {
   return inside;
 }"""
 
+#: Each seat's avatar on its plate and over its scoreboard column: [class, letter] pairs.
+AVATARS = """() => [0, 1, 2, 3].map((seat) => [
+  document.querySelector(`.seat[data-seat="${seat}"] .avatar`),
+  document.querySelectorAll('#scoreboard-table thead th')[seat + 1]?.querySelector('.avatar'),
+].map((a) => a && [a.className, a.textContent]))"""
+
 
 @pytest.fixture(scope="package")
 def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
@@ -196,6 +202,7 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
     seen["exchanges"] = (page.locator("#exchanges .exchange").all_inner_texts(),
                          page.locator("#log li").all_inner_texts())
     seen["cut"] = page.evaluate(CUT)
+    seen["avatars"] = page.evaluate(AVATARS)
     page.click("#hide-results")
     page.click("#hunts summary")
     seen["hunt_rows"] = page.locator("#hunts-list .hunts__row").all_inner_texts()
@@ -209,7 +216,8 @@ def finished_match(browser: Browser, server: str) -> Iterator[dict[str, Any]]:
         "seen": seen,
         "winner_line": page.inner_text(".winner-line"),
         "scoreboard": page.eval_on_selector_all(
-            "#scoreboard-table tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"),
+            "#scoreboard-table tr", "rows => rows.map(r => [...r.cells].map("
+            "c => (c.querySelector('.seat-col__name') || c).textContent))"),
         "record_url": page.get_attribute("#record-link", "href"),
     }
     # A rematch: the same seats, a new match from its first game.

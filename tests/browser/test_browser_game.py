@@ -52,6 +52,10 @@ def test_the_table_says_what_just_happened_and_why(finished_match: dict[str, Any
     assert board["banners"] > 0
     assert board["overlaps"] == []
     assert seen["cut"] == [], "no seat name or scoreboard heading is cut short"
+    # Each scoreboard column is headed by its seat's avatar, as on the seat's plate.
+    for seat, (plate, head) in enumerate(seen["avatars"]):
+        assert plate is not None and head == plate, (seat, plate, head)
+        assert plate[0] == f"avatar avatar--{seat}"
     # Thirteen hunts, 2 to ace, in the strip: rank, the cards, who scored.
     rows = seen["hunt_rows"]
     assert len(rows) == 13 and "\n2s\n" in rows[0] and "\nAces\n" in rows[-1]

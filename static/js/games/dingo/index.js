@@ -9,7 +9,7 @@
 import { h, fill, plural } from "../../dom.js";
 import { cardEl, cardBack, cardValue, pileValue, longName, rankPlural, sortCards, suitOf } from "../../cards.js";
 import { describeEvent, huntWords, signed } from "../../words.js";
-import { cardRow, lineEl } from "../../render.js";
+import { avatar, cardRow, lineEl } from "../../render.js";
 
 // Where a card flies in from, per position on screen.
 const FROM = { bottom: ["0px", "90px"], left: ["-90px", "0px"], top: ["0px", "-90px"], right: ["90px", "0px"] };
@@ -388,7 +388,10 @@ function huntPrompt(g, names) {
 
 function scoreboard(m, ctx) {
   const seats = [...Array(ctx.seats).keys()];
-  const head = h("tr", {}, h("th", {}, "Game"), seats.map((s) => h("th", { title: ctx.plainName(s) }, ctx.name(s))));
+  // Four names share a narrow column each and may end in "…": the seat's avatar, the same
+  // colour and initial as its plate on the felt, tells whose column it is.
+  const head = h("tr", {}, h("th", {}, "Game"), seats.map((s) => h("th", { class: "seat-col", title: ctx.plainName(s) },
+    avatar(ctx.plainName(s), s), h("span", { class: "seat-col__name" }, ctx.name(s)))));
   const body = h("tbody");
   for (const game of m.games) {
     body.appendChild(h("tr", {}, h("td", {}, String(game.number)),
