@@ -151,7 +151,8 @@ function onMessage(msg) {
       break;
     }
     case "delta": {
-      if ("ack" in msg) S.outbox.delete(msg.ack);
+      // The answer to a move counts whether or not its patch can be applied here.
+      if ("ack" in msg) answered(msg.ack);
       if (S.resyncing) break; // the full state asked for replaces whatever came before it
       const next = applyDelta(S.state, msg);
       if (!next) {
@@ -159,13 +160,13 @@ function onMessage(msg) {
         S.resyncing = conn.send({ type: "sync" });
         break;
       }
-      if ("ack" in msg && S.pending && msg.ack === S.pending.id) S.pending = null;
       onState(next);
       break;
     }
     case "ack":
-      S.outbox.delete(msg.id);
-      if (S.pending && msg.id === S.pending.id) S.pending = null;
+      // A move's answer sent again (after a reconnect) comes alone, and nothing else may
+      // follow (the others wait for this seat): it alone frees the hand.
+      if (answered(msg.id)) render();
       break;
     case "error":
       onError(msg);
@@ -176,6 +177,14 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+/** Intent `id` is answered: no longer to be sent again; true if it was the move in flight. */
+function answered(id) {
+  S.outbox.delete(id);
+  if (!S.pending || S.pending.id !== id) return false;
+  S.pending = null;
+  return true;
 }
 
 /**
@@ -232,8 +241,7 @@ function onError(msg) {
     toast("The table is out of reach for a moment: your move goes out again as soon as it is back.");
     return;
   }
-  S.outbox.delete(msg.id);
-  if (S.pending && msg.id === S.pending.id) S.pending = null;
+  answered(msg.id);
   toast(FRIENDLY_ERRORS[msg.code] || (msg.message ? `${readable(msg.message)}.` : "That was refused."), { error: true });
   render();
 }
@@ -280,7 +288,8 @@ function resendUnreached() {
 
 /** ctx.act: send a game action (the engine's form; its `seat` is left out, the server knows it). */
 function act(action, { keepFlash = false } = {}) {
-  if (S.pending || S.inert || S.offline) return;
+  // (While a full state is on its way, the one drawn may be out of date: wait for it.)
+  if (S.pending || S.inert || S.offline || S.resyncing) return;
   if (!keepFlash) hideFlash();
   const { seat: _seat, type, ...fields } = action;
   send(type, fields, { game: true });
@@ -312,7 +321,7 @@ function makeCtx(prev = null) {
     say,
     sayYou,
     act,
-    busy: Boolean(S.pending) || S.inert || S.offline,
+    busy: Boolean(S.pending) || S.inert || S.offline || Boolean(S.resyncing),
     myTurn: isMyTurn(),
     toAct: toAct(state),
     status: state ? state.table.status : "lobby",

@@ -279,6 +279,35 @@ def test_a_move_sent_just_before_the_drop_is_made_once_after_the_reconnect(
     assert len([line for line in log if re.match(r"(You|Ann) (?!sat down)", line)]) == 1, log
 
 
+def test_a_move_answered_while_offline_frees_the_hand_when_this_seat_is_asked_again(
+        steady_server: str, open_page: Callable[..., Page]) -> None:
+    """The move was made but its answer lost ("down"), and by the reconnect the bots have
+    acted and this seat is to play again: the fresh state asks this seat, so only the
+    move's own answer (sent again: a plain ``ack``) ends the wait. Nothing else comes (the
+    bots wait for this seat), so that answer alone must free the hand."""
+    page = open_page()
+    net = Network(page)
+    sit_to_play(page, steady_server, "dingo")
+    seat = int(page.get_attribute(".seat--me", "data-seat") or "")
+    intent = hold_a_move(page, net, "down")
+    until(page, lambda: any(seat in (m.get("patch") or {}).get("to_act", [])
+                            for m in net.held[2:]), "this seat to be asked again")
+    net.cut("refuse")
+    page.wait_for_selector("body.table-page--offline")
+    back_online(page, net)
+    until(page, lambda: intent in net.sent[-1], "the move to be sent again")
+    page.wait_for_selector(ENABLED)
+    assert page.locator("#hand.hand--busy").count() == 0
+    assert page.inner_text("#prompt") != "Sending…"
+    # And the next move goes out and is made.
+    before = len(net.sent[-1])
+    page.locator(ENABLED).first.click()
+    until(page, lambda: any("v" in m and "id" in m for m in net.sent[-1][before:]),
+          "the next move to go out")
+    page.wait_for_function("!document.querySelector('#hand.hand--busy')")
+    assert page.locator(".toast--error").count() == 0
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_move_the_table_could_not_take_goes_out_again_once_it_is_reached(
         steady_server: str, open_page: Callable[..., Page], size: str) -> None:
