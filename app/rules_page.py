@@ -49,6 +49,15 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
 
 
+def _continues(item: re.Match[str], text: list[str], lists: list[tuple[str, int]]) -> bool:
+    """Whether a line that looks like a numbered item goes on the text being read instead:
+    as in CommonMark, only a list's first number (or a next item of a numbered list open at
+    that indent) starts one, so a wrapped line of moves ("  4. AH–7H 5. QH`") does not."""
+    marker = item.group(2)
+    return (bool(text) and marker[0].isdigit() and marker != "1."
+            and ("ol", len(item.group(1))) not in lists)
+
+
 def markdown_to_html(source: str) -> str:
     """The subset of markdown described in the module doc, as HTML."""
     out: list[str] = []
@@ -95,6 +104,8 @@ def markdown_to_html(source: str) -> str:
             end_lists()
             level, title = len(heading.group(1)), heading.group(2).strip()
             out.append(f'<h{level} id="{_slug(title)}">{inline(title)}</h{level}>')
+        elif item and _continues(item, text, lists):
+            text.append(line.strip())
         elif item:
             if paragraph:
                 end_text()

@@ -95,6 +95,10 @@ async def test_every_game_has_its_rules_page(client: httpx.AsyncClient) -> None:
         assert page.count("<table>") == tables
         assert page.count('class="rules-games"') == 1
         assert f'href="/rules/{name}" aria-current' in page
+        # Every code span and strong text closed where it was opened (Mate's examples wrap
+        # lines of numbered moves, "  4. AH–7H", which once split a code span in two).
+        body = page[page.index("<article"):page.index("</article>")]
+        assert "`" not in body and "**" not in body, name
     missing = await client.get("/rules/chess")
     assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
 
@@ -116,6 +120,11 @@ def test_the_converter_escapes_html_and_nests_lists() -> None:
     assert "<p>Text with" in html and "<strong>bold</strong> goes on.</p>" in html
     assert ("<ul>\n<li>\none <em>em</em> continued\n<ul>\n<li>\ninner\n</li></ul>\n</li>\n"
             "<li>\ntwo\n</li></ul>\n<ol>\n<li>\nfirst\n</li>\n<li>\nsecond\n</li></ol>") in html
+    # A wrapped line that starts with a number other than 1 goes on the text; a next item
+    # of a numbered list open at its indent does not.
+    moves = markdown_to_html("- moves `1. a 2. b\n  3. c` end\n- next\n\n1. one\n2. two\n")
+    assert moves == ("<ul>\n<li>\nmoves <code>1. a 2. b 3. c</code> end\n</li>\n<li>\nnext\n"
+                     "</li></ul>\n<ol>\n<li>\none\n</li>\n<li>\ntwo\n</li></ol>")
     # Strong spans lines and code; a star inside code stays a star.
     assert inline("**a `b*c` d** 2*3*4") == "<strong>a <code>b*c</code> d</strong> 2*3*4"
 

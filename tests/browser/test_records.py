@@ -244,6 +244,10 @@ def test_rules_page_and_its_links(records: dict[str, Any],
     assert phone.evaluate(SIDE_SCROLL) == 0
     shot(phone, "records-rules-phone")
     phone.screenshot(path=str(ARTIFACTS / "records-rules-phone-top.png"))
+    # Every game's page fits a phone (Mate's examples have long code spans of moves).
+    for game in ("mate", "divide", "bingo"):
+        phone.goto(f"{records['base']}/rules/{game}")
+        assert phone.evaluate(SIDE_SCROLL) == 0, game
 
 
 def test_phone_match_and_replay_layout(records: dict[str, Any],
