@@ -52,7 +52,7 @@ def _slug(text: str) -> str:
 def _continues(item: re.Match[str], text: list[str], lists: list[tuple[str, int]]) -> bool:
     """Whether a line that looks like a numbered item goes on the text being read instead:
     as in CommonMark, only a list's first number (or a next item of a numbered list open at
-    that indent) starts one, so a wrapped line of moves ("  4. AH–7H 5. QH`") does not."""
+    that indent) starts one, so a wrapped line of moves ("  4. AH-7H 5. QH`") does not."""
     marker = item.group(2)
     return (bool(text) and marker[0].isdigit() and marker != "1."
             and ("ol", len(item.group(1))) not in lists)

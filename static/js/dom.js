@@ -92,10 +92,18 @@ export function formatDate(iso) {
   if (!iso) return "";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return String(iso);
-  return d.toLocaleString(undefined, {
-    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
-  });
+  return d.toLocaleString(undefined, DATE_PARTS);
 }
+
+/** From `startIso` to `endIso`, the date said once when both fall on the same day. */
+export function formatSpan(startIso, endIso) {
+  const a = new Date(startIso), b = new Date(endIso);
+  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) || b < a) {
+    return `${formatDate(startIso)} to ${formatDate(endIso)}`;
+  }
+  return new Intl.DateTimeFormat(undefined, DATE_PARTS).formatRange(a, b);
+}
+const DATE_PARTS = { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" };
 
 export function plural(n, one, many = one + "s") {
   return `${n} ${n === 1 ? one : many}`;

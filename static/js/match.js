@@ -3,7 +3,7 @@
 // every other game is shown from the generic record: each game's winner and its result
 // in the server's words (`say`), and the standing the match was decided on (`rule`).
 
-import { $, h, fill, formatDate, plural } from "./dom.js";
+import { $, h, fill, formatSpan, plural } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardName } from "./cards.js";
 import { avatar, botBadge, readerSeat, seatNames, youBadge } from "./render.js";
@@ -29,7 +29,7 @@ function render(m) {
     h("h1", {}, `Match #${m.id}`),
     h("p", { class: "match-game" }, h("span", { class: "badge badge--game" }, m.game_title || "Dingo")),
     h("p", { class: "muted" },
-      `Table ${m.table_id} · ${formatDate(m.started_at)} to ${formatDate(m.ended_at)} · ${optionsText(m.options || {})}`));
+      `Table ${m.table_id} · ${formatSpan(m.started_at, m.ended_at)} · ${optionsText(m.options || {})}`));
 
   const winner = h("div", { class: "panel winner-panel" },
     h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605"),
@@ -108,7 +108,7 @@ function renderGeneric(m) {
     h("h1", {}, `Match #${m.id}`),
     h("p", { class: "match-game" }, h("span", { class: "badge badge--game" }, m.game_title)),
     h("p", { class: "muted" },
-      `Table ${m.table_id} · ${formatDate(m.started_at)} to ${formatDate(m.ended_at)}`));
+      `Table ${m.table_id} · ${formatSpan(m.started_at, m.ended_at)}`));
 
   const drawn = m.winner === null || m.winner === undefined;
   const winner = h("div", { class: "panel winner-panel" },

@@ -158,6 +158,7 @@ async def test_match_detail_of_another_game(client: httpx.AsyncClient, stored: S
             assert got["result"] == json.loads(json.dumps(want["result"]))
             say = (want["result"] or {}).get("say")
             assert got["say"] == (None if say is None else _fill(say, labels))
+            assert got["say"], "every finished game's result is said in words (the page shows it)"
             assert got["replay_url"] == f"/api/matches/{match_id}/games/{want['number']}/replay"
 
 

@@ -96,7 +96,7 @@ async def test_every_game_has_its_rules_page(client: httpx.AsyncClient) -> None:
         assert page.count('class="rules-games"') == 1
         assert f'href="/rules/{name}" aria-current' in page
         # Every code span and strong text closed where it was opened (Mate's examples wrap
-        # lines of numbered moves, "  4. AH–7H", which once split a code span in two).
+        # lines of numbered moves, "  4. AH-7H", which once split a code span in two).
         body = page[page.index("<article"):page.index("</article>")]
         assert "`" not in body and "**" not in body, name
     missing = await client.get("/rules/chess")

@@ -160,7 +160,7 @@ def test_the_worked_game() -> None:
     assert says[-1] == "{0} wins the game, 6 battles to 4."
     board = match.view(None)["board"]
     assert board["over"] and board["battle"] is None
-    assert board["result"] == {"winner": 0, "wins": [6, 4]}
+    assert board["result"] == {"winner": 0, "wins": [6, 4], "say": says[-1]}
     assert match.between_games and not match.over and match.to_act() == frozenset()
     assert match.scoreboard()["game_wins"] == [1, 0]
 

@@ -187,15 +187,18 @@ class Game:
                                         f"{_listed(self.hands[0])}, {{1}} holds "
                                         f"{_listed(self.hands[1])}."}))
         if self.over:
-            w0, w1 = self.wins
-            if self.winner is None:
-                say = f"The game is a draw, {w0} battles each."
-            else:
-                say = (f"{seat_ref(self.winner)} wins the game, {max(w0, w1)} battles to "
-                       f"{min(w0, w1)}.")
-            events.append(Event({"type": "game_over", "wins": [w0, w1],
-                                 "winner": self.winner, "say": say}))
+            events.append(Event({"type": "game_over", **self._result()}))
         return events
+
+    def _result(self) -> JSON:
+        """A finished game's result: the winner (None: a draw), battles won, and in words
+        (the record page shows ``say``)."""
+        w0, w1 = self.wins
+        if self.winner is None:
+            say = f"The game is a draw, {w0} battles each."
+        else:
+            say = f"{seat_ref(self.winner)} wins the game, {max(w0, w1)} battles to {min(w0, w1)}."
+        return {"wins": [w0, w1], "winner": self.winner, "say": say}
 
     # --- what a seat sees --------------------------------------------------------------
 
@@ -217,8 +220,7 @@ class Game:
                         for n, b in enumerate(self.battles, 1)],
             "swap": {"after_battle": self.size, "done": len(self.battles) >= self.size},
             "over": self.over,
-            "result": None if not self.over else {"winner": self.winner,
-                                                  "wins": list(self.wins)},
+            "result": self._result() if self.over else None,
         }
 
     def record(self) -> JSON:
@@ -231,7 +233,7 @@ class Game:
             "wins": list(self.wins),
             "winner": self.winner,
             "over": self.over,
-            "result": {"winner": self.winner, "wins": list(self.wins)} if self.over else None,
+            "result": self._result() if self.over else None,
         }
 
 
