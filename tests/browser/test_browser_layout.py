@@ -195,6 +195,40 @@ HAND_IN_VIEW = """() => {
 }"""
 
 
+#: Another player sits at ``seat`` as ``name``, from a socket of this page kept open (so they
+#: stay at the table); resolves once seated.
+SIT_ANOTHER = """([table, seat, name]) => new Promise((seated) => {
+  const ws = new WebSocket(`ws://${location.host}/ws/${table}`);
+  (window.others = window.others || []).push(ws);
+  ws.onopen = () => {
+    ws.send(JSON.stringify({type: 'hello', token: null}));
+    ws.send(JSON.stringify({type: 'sit', seat, name, id: `sit-${seat}`}));
+  };
+  ws.onmessage = (m) => { if (JSON.parse(m.data).type === 'seated') seated(); };
+})"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_a_long_name_reads_whole_on_a_phone_plate(server: str, open_page: Callable[..., Page],
+                                                  width: int) -> None:
+    """Three plates share a phone's width: "Bartholomew" once broke as "Bartholo / mew"
+    beside its points. The name has the plate's first row; a word is split only if it is
+    wider than the whole plate (a 24-letter one here)."""
+    page = open_page({"width": width, "height": 800})
+    create_table(page, server, "Pia", bots=(3,))
+    go_to_table(page)
+    table = page.url.rsplit("/", 1)[1]
+    page.evaluate(SIT_ANOTHER, [table, 1, "Bartholomew"])
+    page.evaluate(SIT_ANOTHER, [table, 2, "Wolfeschlegelsteinhausen"])
+    page.click("#start-btn")
+    page.wait_for_selector(".seat--turn")
+    names = page.locator(".pos:not(.pos--bottom) .seat__name").all_inner_texts()
+    assert "Bartholomew" in names, names
+    broken = page.evaluate(WORDS_BROKEN, ".seat__name")
+    assert [b for b in broken if b.replace("|", "") != "Wolfeschlegelsteinhausen"] == [], broken
+    assert_no_horizontal_overflow(page)
+
+
 @pytest.mark.parametrize("game", ["dingo", "divide"])
 def test_each_decision_brings_the_hand_into_a_short_window(
         server: str, open_page: Callable[..., Page], game: str) -> None:
