@@ -18,6 +18,7 @@ from .browserkit import (
     click_if_still_there,
     create_table,
     my_turn,
+    play_match,
     shot,
     take_turn,
 )
@@ -127,6 +128,30 @@ def test_a_dropped_player_is_counted_down_and_the_host_role_passes(
     assert bea.inner_text('.seat[data-seat="0"] .badge--bot') == "easy"
     assert "A bot, Ada, plays seat 1 from now on" in bea.inner_text("#log")
     shot(bea, "host-handed-over-phone")
+
+
+def test_once_the_match_is_over_a_player_who_left_is_only_said_to_have_left(
+        server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
+    """No bot takes over a match that is over: Bea's plate no longer counts down to one
+    (nor says one plays for her)."""
+    ann = open_page(DESKTOP)
+    link = create_table(ann, server, "Ann", bots=(2, 3))
+    bea_context = browser.new_context(viewport=PHONE)
+    bea = bea_context.new_page()
+    bea.goto(link)
+    bea.fill("#sit-name", "Bea")
+    bea.click('.seat[data-seat="1"] button:text("Sit here")')
+    bea.wait_for_selector(".seat--me")
+    ann.click("#start-btn")
+    bea.wait_for_selector("#hand .card")
+    bea_context.close()
+    gone = ann.locator('.seat[data-seat="1"] .seat__gone')
+    gone.wait_for()
+    assert "a bot takes over in" in gone.inner_text()
+    play_match(ann, random.Random(8))
+    assert gone.inner_text() == "Bea left"
+    ann.wait_for_timeout(1200)  # the countdown's ticks leave it so
+    assert gone.inner_text() == "Bea left"
 
 
 def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(

@@ -122,13 +122,13 @@ function botPicker(seat, label, onPick) {
   }, label));
 }
 
-/** "Bea left · a bot takes over in 0:45" (ticking), or "Bea is away · a bot plays for now". */
+/** "Bea left · a bot takes over in 0:45" (ticking), "Bea left · a bot plays for now", or
+ * "Bea left" while no game is played. */
 function goneEl(info) {
   const name = plainName(info.seat);
-  if (info.away || !info.back_by) {
-    // (In the lobby nobody plays yet.)
-    return h("p", { class: "seat__gone" }, status() === "lobby" ? `${name} left` : `${name} left \u00B7 a bot plays for now`);
-  }
+  // (In the lobby nobody plays yet; once the match is over nobody plays any more.)
+  if (["lobby", "match_over"].includes(status())) return h("p", { class: "seat__gone" }, `${name} left`);
+  if (info.away || !info.back_by) return h("p", { class: "seat__gone" }, `${name} left \u00B7 a bot plays for now`);
   return h("p", { class: "seat__gone", dataset: { backBy: String(info.back_by), name } },
     `${name} left \u00B7 a bot takes over in ${countdown(info.back_by)}`);
 }
