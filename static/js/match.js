@@ -20,7 +20,7 @@ function optionsText(o) {
 
 function render(m) {
   if (m.game && m.game !== "dingo") return renderGeneric(m);
-  document.title = `Match #${m.id} · Dingo Online`;
+  document.title = `Match #${m.id} · ${m.game_title || "Dingo"} · Dingo Online`;
   const names = seatNames(m.players);
   const name = (seat) => names[seat];
   const me = readerSeat(m.table_id, m.players);

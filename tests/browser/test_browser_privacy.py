@@ -105,6 +105,8 @@ def test_each_player_sees_only_their_own_hand_and_a_spectator_none(
     assert bea.locator("#chat-list li").last.text_content() == f"Ann{line}"
     assert bea.locator("#chat-list img, #chat-list b:not(.chat__name)").count() == 0
     assert spectator.locator("#chat-form").is_hidden(), "spectators do not chat"
+    # (Every seat is taken: none to take to chat.)
+    assert spectator.inner_text("#chat-note") == "Only the players chat; you are watching."
 
     # Who is connected: Bea leaves, and Ann's page says so.
     bea.context.close()

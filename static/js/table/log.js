@@ -89,5 +89,7 @@ export function renderChat() {
   const seated = S.seat !== null && !S.inert;
   $("#chat-form").hidden = !seated;
   $("#chat-note").hidden = seated;
-  $("#chat-note").textContent = S.inert ? "Chat from the tab that plays your seat." : "Take a seat to chat.";
+  const free = !S.state || S.state.seats.some((s) => s.kind === "empty");
+  $("#chat-note").textContent = S.inert ? "Chat from the tab that plays your seat."
+    : free ? "Take a seat to chat." : "Only the players chat; you are watching.";
 }
