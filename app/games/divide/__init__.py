@@ -23,7 +23,7 @@ from .replay import replay_line
 from .state import COMMIT, DivideMatch, check_state, parse_commit
 
 OPTIONS = (
-    Option(name="deck", title="Deck",
+    Option(name="deck", title="Cards in the deck",
            description="10 cards (2 to 10 and a queen: 5 battles a half), or the long game's "
                        "14 (black 2 to 10 and red 2 4 5 6 8, red cards worth ten more: "
                        "7 battles a half).",
