@@ -463,6 +463,9 @@ def test_replay_of_another_game_seen_from_each_seat(game_records: dict[str, Any]
         assert sorted(page.locator(".rseat__name").all_inner_texts()) == sorted(names)
         # The tray shows the chosen seat's hand; moves are drawn but not playable.
         assert page.locator("#ghand .move:not([aria-disabled='true']):not([disabled])").count() == 0
+        # (and no busy cursor over them: nothing is on its way)
+        assert set(page.eval_on_selector_all(
+            "#ghand .move", "els => els.map(e => getComputedStyle(e).cursor)")) <= {"default"}
         shot(page, f"records-games-replay-{game}-{size}")
 
         page.click("#next")
