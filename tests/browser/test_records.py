@@ -276,6 +276,10 @@ def test_phone_match_and_replay_layout(records: dict[str, Any],
             ".filter(e => e.getBoundingClientRect().width > 1).map(e => e.textContent)")
         assert sorted(shown) == sorted(MATCHES[3][1])
         assert page.evaluate(WORDS_BROKEN, ".score-legend__name") == []
+        # Each shown name sits right beside its avatar (a wrapped one once sat a column away,
+        # or on the line under it).
+        gaps = page.evaluate(BESIDE_AVATAR)
+        assert gaps and all(0 <= gap <= 10 for gap in gaps), gaps
         # Each bot says how strong it was, where that was kept.
         bots = page.locator(".score-table .badge--bot").all_text_contents()
         assert bots == ["Bot · hard", "Bot"], bots
@@ -291,6 +295,15 @@ def test_phone_match_and_replay_layout(records: dict[str, Any],
         assert page.evaluate("[...document.querySelectorAll('.rseat__name')]"
                              ".every(e => e.scrollWidth <= e.clientWidth + 1)")
         shot(page, f"records-replay-{size}")
+
+
+#: For each name shown beside an avatar in the score table's heads or its legend: how far
+#: (px) its box starts after the avatar's, if they share a line; null if they do not.
+BESIDE_AVATAR = """() => [...document.querySelectorAll('.th-player__name, .score-legend__name')]
+  .filter((e) => e.getBoundingClientRect().width > 1).map((name) => {
+    const a = name.previousElementSibling.getBoundingClientRect(), n = name.getBoundingClientRect();
+    return n.top < a.bottom && a.top < n.bottom ? Math.round(n.left - a.right) : null;
+  })"""
 
 
 def test_phone_history_rows(records: dict[str, Any], open_page: Callable[..., Page]) -> None:

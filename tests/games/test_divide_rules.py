@@ -487,7 +487,8 @@ def test_long_game_draw_at_seven_all_and_win_at_eight() -> None:
 
 
 @pytest.mark.parametrize(("given", "error"), [
-    ({"deck": 12}, "Cards in the deck must be one of 10, 14"), ({"deck": True}, "Cards in the deck"),
+    ({"deck": 12}, "Cards in the deck must be one of 10, 14"),
+    ({"deck": True}, "Cards in the deck"),
     ({"target_wins": 0}, "from 1 to 9"), ({"target_wins": 10}, "from 1 to 9"),
     ({"target_wins": 2.0}, "whole number"), ({"target_wins": False}, "whole number"),
     ({"speed": 1}, "unknown option"),
