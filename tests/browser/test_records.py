@@ -199,6 +199,12 @@ def test_unknown_pages_are_for_people(records: dict[str, Any], open_page: Callab
             assert page.inner_text("#page-path") == path
             assert page.get_attribute("#history-link", "href") == "/history"
         assert page.evaluate(SIDE_SCROLL) == 0
+        # Its buttons keep apart, also when they wrap onto two rows on a phone.
+        boxes = [b.bounding_box() for b in page.locator("main .btn-row .btn").all()]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert a and b and (a["x"] + a["width"] + 4 <= b["x"]
+                                    or a["y"] + a["height"] + 4 <= b["y"]), (a, b)
         slug = re.sub(r"\W+", "-", path).strip("-") or "root"
         shot(page, f"records-404-{slug}-{size}")
         page.click("#history-link")
