@@ -353,7 +353,13 @@ function onState(msg) {
   if (msg.log) replaceGameLog(msg.log, makeCtx());
   if (S.wasLost && prev) addLog([["Reconnected."]], "meta");
   S.wasLost = false;
-  if (msg.events && msg.events.length) logEvents(msg.events, makeCtx());
+  if (msg.events && msg.events.length) {
+    logEvents(msg.events, makeCtx());
+    // Not only a line in the log: the player looking at the felt is told too.
+    if (msg.events.some((ev) => ev.type === "auto_move" && ev.reason === "timer" && ev.seat === S.seat && S.seat !== null)) {
+      toast("Time ran out: a bot made your move.");
+    }
+  }
   setTimer(msg.timer);
   autoSit(msg);
   render(prev);

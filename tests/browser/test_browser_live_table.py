@@ -154,6 +154,23 @@ def test_once_the_match_is_over_a_player_who_left_is_only_said_to_have_left(
     assert gone.inner_text() == "Bea left"
 
 
+def test_a_move_the_timer_made_is_told_on_screen(server: str,
+                                                open_page: Callable[..., Page]) -> None:
+    """Time runs out and a bot moves for you: a toast says so, not only the game log."""
+    page = open_page(DESKTOP)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form[data-ready]")
+    page.fill("#name", "Ann")
+    # Five seconds a turn, the server's least (the form offers 15 s and more).
+    page.evaluate("() => { const s = document.querySelector('#timer');"
+                  " s.add(new Option('5 s', '5')); s.value = '5'; }")
+    page.click("#create-btn")
+    page.wait_for_selector(".seat--me")
+    page.click("#start-btn")
+    page.wait_for_selector(".toast:text('Time ran out: a bot made your move.')", timeout=20_000)
+    assert "Time ran out: a bot moved for you." in page.inner_text("#log")
+
+
 def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(
         server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
     ann = open_page(DESKTOP)
