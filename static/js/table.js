@@ -156,8 +156,7 @@ function onMessage(msg) {
       if (S.resyncing) break; // the full state asked for replaces whatever came before it
       const next = applyDelta(S.state, msg);
       if (!next) {
-        // A gap (or nothing to patch yet): ask for the full state instead.
-        S.resyncing = conn.send({ type: "sync" });
+        askFullState(); // a gap (or nothing to patch yet)
         break;
       }
       onState(next);
@@ -178,6 +177,19 @@ function onMessage(msg) {
       break;
   }
 }
+
+/**
+ * Ask for the full state (after a gap in the deltas). No move goes out until it comes (the
+ * tray greys); a `sync` the server let pass unanswered (a rate limit) is asked again.
+ */
+function askFullState() {
+  clearTimeout(resyncRetry);
+  S.resyncing = conn.send({ type: "sync" });
+  if (S.resyncing) resyncRetry = setTimeout(() => { if (S.resyncing) askFullState(); }, RESYNC_RETRY_MS);
+  render();
+}
+let resyncRetry = null;
+const RESYNC_RETRY_MS = 3000;
 
 /** Intent `id` is answered: no longer to be sent again; true if it was the move in flight. */
 function answered(id) {
@@ -356,9 +368,8 @@ function onState(msg) {
   if (msg.events && msg.events.length) {
     logEvents(msg.events, makeCtx());
     // Not only a line in the log: the player looking at the felt is told too.
-    if (msg.events.some((ev) => ev.type === "auto_move" && ev.reason === "timer" && ev.seat === S.seat && S.seat !== null)) {
-      toast("Time ran out: a bot made your move.");
-    }
+    const timedOut = msg.events.find((ev) => ev.type === "auto_move" && ev.reason === "timer" && ev.seat === S.seat);
+    if (timedOut && !S.inert) toast(describe(timedOut, makeCtx()).join(""));
   }
   setTimer(msg.timer);
   autoSit(msg);

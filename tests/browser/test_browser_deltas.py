@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 CHECK = """(() => {
   const Native = window.WebSocket;
   const check = window.deltaCheck = {deltas: 0, checked: 0, mismatches: [], outstanding: false,
-    gap: "off", pageSyncs: 0, resyncs: 0, S: null};
+    gap: "off", pageSyncs: 0, resyncs: 0, dropSyncs: 0, S: null};
   import("/static/js/table/state.js").then((m) => { check.S = m.S; });
   const canon = (v) => Array.isArray(v) ? v.map(canon)
     : v && typeof v === "object"
@@ -65,7 +65,13 @@ CHECK = """(() => {
       });
     }
     send(data) {
-      if (JSON.parse(data).type === "sync") check.pageSyncs += 1;
+      if (JSON.parse(data).type === "sync") {
+        check.pageSyncs += 1;
+        if (check.dropSyncs > 0) {  // lost on the way (as a rate limit drops a frame)
+          check.dropSyncs -= 1;
+          return;
+        }
+      }
       super.send(data);
     }
   };
@@ -108,3 +114,22 @@ def test_a_seat_and_a_spectator_patch_together_the_full_state_and_resync_on_a_ga
     assert mine["pageSyncs"] == mine["resyncs"] == 0
     assert theirs["pageSyncs"] == theirs["resyncs"] == 1
     assert mine["v"] == theirs["v"]
+
+
+def test_a_full_state_asked_for_and_never_answered_is_asked_again(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """A player's page sees a gap and asks for the full state; that ``sync`` is lost (a
+    server lets a frame over its rate limit pass unanswered). The page asks again and plays
+    on; meanwhile no move went out on the state it knew was out of date."""
+    seat = checked_page(open_page)
+    create_table(seat, server, "Ann", bots=(1, 2, 3))
+    go_to_table(seat)
+    seat.wait_for_function("window.deltaCheck && deltaCheck.S && deltaCheck.S.state")
+    seat.evaluate("deltaCheck.gap = 'armed'; deltaCheck.dropSyncs = 1")
+    seat.click("#start-btn:not([disabled])")
+    assert play_match(seat, random.Random(12)) > 0
+    seat.wait_for_function("!deltaCheck.outstanding && deltaCheck.gap === 'off'")
+    seen = report(seat)
+    assert not seen["mismatches"], seen["mismatches"]
+    assert seen["pageSyncs"] == 2 and seen["resyncs"] == 1, seen
+    assert seat.locator(".toast--error").count() == 0

@@ -167,7 +167,7 @@ def test_a_move_the_timer_made_is_told_on_screen(server: str,
     page.click("#create-btn")
     page.wait_for_selector(".seat--me")
     page.click("#start-btn")
-    page.wait_for_selector(".toast:text('Time ran out: a bot made your move.')", timeout=20_000)
+    page.wait_for_selector(".toast:text('Time ran out: a bot moved for you.')", timeout=20_000)
     assert "Time ran out: a bot moved for you." in page.inner_text("#log")
 
 
