@@ -98,10 +98,12 @@ export function formatDate(iso) {
 /** From `startIso` to `endIso`, the date said once when both fall on the same day. */
 export function formatSpan(startIso, endIso) {
   const a = new Date(startIso), b = new Date(endIso);
-  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) || b < a) {
+  const format = new Intl.DateTimeFormat(undefined, DATE_PARTS);
+  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) || b < a
+      || typeof format.formatRange !== "function") { // (Safari before 14.1, Firefox before 91)
     return `${formatDate(startIso)} to ${formatDate(endIso)}`;
   }
-  return new Intl.DateTimeFormat(undefined, DATE_PARTS).formatRange(a, b);
+  return format.formatRange(a, b);
 }
 const DATE_PARTS = { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" };
 
