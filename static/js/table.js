@@ -298,10 +298,17 @@ function resendUnreached() {
   }
 }
 
+/**
+ * No move may go out now: one is in flight, another tab plays this seat, the page is
+ * offline, or a full state is on its way (the one drawn may be out of date).
+ */
+function cannotAct() {
+  return Boolean(S.pending || S.inert || S.offline || S.resyncing);
+}
+
 /** ctx.act: send a game action (the engine's form; its `seat` is left out, the server knows it). */
 function act(action, { keepFlash = false } = {}) {
-  // (While a full state is on its way, the one drawn may be out of date: wait for it.)
-  if (S.pending || S.inert || S.offline || S.resyncing) return;
+  if (cannotAct()) return;
   if (!keepFlash) hideFlash();
   const { seat: _seat, type, ...fields } = action;
   send(type, fields, { game: true });
@@ -333,7 +340,7 @@ function makeCtx(prev = null) {
     say,
     sayYou,
     act,
-    busy: Boolean(S.pending) || S.inert || S.offline || Boolean(S.resyncing),
+    busy: cannotAct(),
     myTurn: isMyTurn(),
     toAct: toAct(state),
     status: state ? state.table.status : "lobby",
@@ -366,10 +373,11 @@ function onState(msg) {
   if (S.wasLost && prev) addLog([["Reconnected."]], "meta");
   S.wasLost = false;
   if (msg.events && msg.events.length) {
-    logEvents(msg.events, makeCtx());
+    const ctx = makeCtx();
+    logEvents(msg.events, ctx);
     // Not only a line in the log: the player looking at the felt is told too.
     const timedOut = msg.events.find((ev) => ev.type === "auto_move" && ev.reason === "timer" && ev.seat === S.seat);
-    if (timedOut && !S.inert) toast(describe(timedOut, makeCtx()).join(""));
+    if (timedOut && !S.inert) toast(describe(timedOut, ctx).join(""));
   }
   setTimer(msg.timer);
   autoSit(msg);

@@ -130,7 +130,12 @@ function goneEl(info) {
   if (["lobby", "match_over"].includes(status())) return h("p", { class: "seat__gone" }, `${name} left`);
   if (info.away || !info.back_by) return h("p", { class: "seat__gone" }, `${name} left \u00B7 a bot plays for now`);
   return h("p", { class: "seat__gone", dataset: { backBy: String(info.back_by), name } },
-    `${name} left \u00B7 a bot takes over in ${countdown(info.back_by)}`);
+    takesOver(name, info.back_by));
+}
+
+/** The ticking line of a player gone for less than the reconnect grace. */
+function takesOver(name, backBy) {
+  return `${name} left \u00B7 a bot takes over in ${countdown(backBy)}`;
 }
 
 function countdown(serverTime) {
@@ -140,7 +145,7 @@ function countdown(serverTime) {
 
 export function tick() {
   for (const el of document.querySelectorAll("[data-back-by]")) {
-    el.textContent = `${el.dataset.name} left \u00B7 a bot takes over in ${countdown(Number(el.dataset.backBy))}`;
+    el.textContent = takesOver(el.dataset.name, Number(el.dataset.backBy));
   }
   for (const el of document.querySelectorAll("[data-timer]")) {
     if (!S.timer) continue;
