@@ -168,6 +168,15 @@ def scenarios() -> list[JSON]:
     while not play_until(m, rng, sure_claim, limit=60):
         m = new_match(next(seeds), open_tally=True)
     out.append(shot(m, tag(m), "claim-sure"))
+
+    def short_claim(match: BingoMatch) -> bool:
+        return bool(match.to_act()) and 0 < match.deal.points(tag(match)) < 70 and any(
+            a["type"] == "claim" for a in match.legal(tag(match)))
+
+    m = new_match(next(seeds), open_tally=True)
+    while not play_until(m, rng, short_claim, limit=60):
+        m = new_match(next(seeds), open_tally=True)
+    out.append(shot(m, tag(m), "claim-short"))
     return out
 
 

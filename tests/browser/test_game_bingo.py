@@ -323,6 +323,7 @@ def test_bingo_module_moves(harness: Callable[..., Page], views: dict[str, Any])
     page.click("#hand button.move.card--legal >> nth=0")
     page.click(".bingo-action--declare")
     page.click(".bingo-action--close")
+    page.click(".bingo-action--claim")  # no tally to back it: asks again first
     page.click(".bingo-action--claim")
     acted = page.evaluate("window.acted")
     first_play = next(a for a in legal if a["type"] == "play")
@@ -343,6 +344,63 @@ def test_bingo_module_moves(harness: Callable[..., Page], views: dict[str, Any])
     # A spectator has no hand.
     show(page, views["spectator"])
     assert page.locator("#hand [data-tile]").count() == 0
+
+
+CLAIM_BUTTON = ".bingo-action--claim"
+ARMED_CLAIM = f"{CLAIM_BUTTON}[data-armed]"
+
+
+def claim_button(page: Page) -> list[Any]:
+    """The claim button's words, whether it asks again, and whether it is the main button."""
+    said: list[Any] = page.eval_on_selector(
+        CLAIM_BUTTON, "e => [e.textContent, e.classList.contains('bingo-action--armed'),"
+        " e.classList.contains('btn--primary')]")
+    return said
+
+
+def test_a_claim_the_tally_does_not_back_asks_again(harness: Callable[..., Page],
+                                                    views: dict[str, Any]) -> None:
+    """A claim short of 70 gives the deal away: unless the open tally shows 70, the first
+    click only asks again, on the button; leaving it takes that back, and a second click
+    claims. With 70 on the open tally one click claims."""
+    page = harness(PHONE)
+    short = views["claim-short"]
+    points = short["view"]["board"]["tally"]["points"][short["seat"]]
+    assert 0 < points < 70
+    show(page, short)
+    page.click(CLAIM_BUTTON)
+    assert page.evaluate("window.acted") == []
+    assert claim_button(page) == [f"You have {points}: claim anyway?", True, False]
+    other = ["Ann", "Bruno"][1 - short["seat"]]
+    assert f"{other} wins the deal" in (page.get_attribute(CLAIM_BUTTON, "aria-label") or "")
+    assert_no_horizontal_overflow(page)
+    shot(page, "bingo-claim-asks-again-phone")
+    page.focus("#hand button.move >> nth=0")  # leaving the button takes the question back
+    assert claim_button(page) == ["Claim 70", False, False]
+    page.click(CLAIM_BUTTON)
+    page.click(CLAIM_BUTTON)
+    assert page.evaluate("window.acted") == [{"type": "claim"}]
+    # By the keyboard: Enter asks, Enter again claims.
+    show(page, short)
+    page.focus(CLAIM_BUTTON)
+    page.keyboard.press("Enter")
+    assert claim_button(page)[1] is True
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.acted") == [{"type": "claim"}] * 2
+    # With the tally hidden there is nothing to back a claim: it asks too.
+    show(page, views["declare-offered"])
+    page.click(CLAIM_BUTTON)
+    assert claim_button(page) == ["Sure? Claim 70", True, False]
+    assert len(page.evaluate("window.acted")) == 2
+    # While the move is in flight the question is not even asked.
+    show(page, short, busy=True)
+    page.click(CLAIM_BUTTON, force=True)
+    assert claim_button(page) == ["Claim 70", False, False]
+    # 70 on the open tally: the main button, and one click claims.
+    show(page, views["claim-sure"])
+    assert claim_button(page) == ["Claim 70", False, True]
+    page.click(CLAIM_BUTTON)
+    assert page.evaluate("window.acted") == [{"type": "claim"}] * 3
 
 
 def test_bingo_log_hides_earlier_tricks(harness: Callable[..., Page],
@@ -454,6 +512,8 @@ def _pick(page: Page, rng: random.Random) -> bool:
     if choice is None:
         return False
     choice.click()
+    if page.locator(ARMED_CLAIM).count():  # a claim the tally does not back asks again
+        page.click(ARMED_CLAIM)
     page.wait_for_selector("#hand:not(.hand--busy)", state="attached")
     return True
 

@@ -327,9 +327,46 @@ function trayParts(view, ctx) {
     "aria-disabled": busy ? "true" : null,
     title: actionHint(action),
     "aria-label": action.type === "declare" ? `Declare your doubles ${(action.tiles || []).join(", ")}` : null,
-    onclick: send(action),
+    onclick: action.type === "claim" && !sure ? askFirst(b, ctx, send(action)) : send(action),
+    onblur: action.type === "claim" && !sure ? disarm : null,
   }, actionLabel(action)));
   return { tiles, buttons };
+}
+
+/**
+ * A claim the open tally does not back (or made with no tally to look at) gives the deal
+ * away if it is short, so its first click only asks again, on the button itself: "You have
+ * 52: claim anyway?". The second click (or Enter) claims; leaving the button takes it back.
+ */
+function askFirst(b, ctx, claim) {
+  return (event) => {
+    const button = event.currentTarget;
+    if (ctx.busy) return;
+    if (button.dataset.armed) {
+      claim();
+      return;
+    }
+    const other = plain(ctx, seatsOf(ctx).find((s) => s !== ctx.seat));
+    const points = b.tally ? b.tally.points[ctx.seat] : null;
+    const question = points === null ? "Sure? Claim 70" : `You have ${points}: claim anyway?`;
+    button.dataset.armed = "true";
+    button.classList.add("bingo-action--armed");
+    button.title = `If you have fewer than ${CLAIM_AT} points, ${other} wins the deal. Click again to claim.`;
+    button.setAttribute("aria-label", `${question} If you have fewer than ${CLAIM_AT} points, ` +
+      `${other} wins the deal. Press again to claim.`);
+    fill(button, question);
+  };
+}
+
+/** Takes back a claim's first click: the button reads "Claim 70" again. */
+function disarm(event) {
+  const button = event.currentTarget;
+  if (!button.dataset.armed) return;
+  delete button.dataset.armed;
+  button.classList.remove("bingo-action--armed");
+  button.title = actionHint({ type: "claim" });
+  button.removeAttribute("aria-label");
+  fill(button, ...actionLabel({ type: "claim" }));
 }
 
 // ---- on each seat's plate -------------------------------------------------------------------
