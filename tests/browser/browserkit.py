@@ -37,13 +37,21 @@ SETTLED = ("document.getAnimations().every(a => a.playState !== 'running'"
            " || !isFinite(a.effect.getComputedTiming().endTime))")
 
 
-def shot(page: Page, name: str) -> Path:
-    """Save a full-page screenshot as test-artifacts/<name>.png, once animations have ended."""
+#: Screenshots are for a person to open. CI keeps no files, so .ci/run sets SCREENSHOTS=0:
+#: there the suite's ~260 full-page shots would only cost time (about a minute of it).
+SCREENSHOTS = os.environ.get("SCREENSHOTS", "1") != "0"
+
+
+def shot(page: Page, name: str, *, full_page: bool = True) -> Path:
+    """Save a screenshot (of the whole page, or of the window) as test-artifacts/<name>.png,
+    once animations have ended (the wait is kept with SCREENSHOTS=0: the next step of a test
+    may count on it)."""
     with contextlib.suppress(Exception):  # a page that keeps animating is shot as it is
         page.wait_for_function(SETTLED, timeout=3000)
-    ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if SCREENSHOTS:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

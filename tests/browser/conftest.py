@@ -2,7 +2,7 @@
 
 Nothing is downloaded: Playwright launches /usr/bin/chromium (the `chromium_path`
 fixture of tests/conftest.py skips without it, and fails under CI=true).
-Screenshots go to test-artifacts/ at the repository root.
+Screenshots go to test-artifacts/ at the repository root (not with SCREENSHOTS=0, as in CI).
 
 The browser, Playwright and the server are package-scoped: Playwright's sync API
 keeps an event loop marked as running while it is open, so it must be closed

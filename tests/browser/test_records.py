@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from matchdb import in_thread, play_match_record
 
-from .browserkit import ARTIFACTS, PHONE, WORDS_BROKEN, app_server, shot
+from .browserkit import PHONE, WORDS_BROKEN, app_server, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -249,7 +249,7 @@ def test_rules_page_and_its_links(records: dict[str, Any],
     phone.goto(f"{records['base']}/rules")
     assert phone.evaluate(SIDE_SCROLL) == 0
     shot(phone, "records-rules-phone")
-    phone.screenshot(path=str(ARTIFACTS / "records-rules-phone-top.png"))
+    shot(phone, "records-rules-phone-top", full_page=False)
     # Every game's page fits a phone (Mate's examples have long code spans of moves).
     for game in ("mate", "divide", "bingo"):
         phone.goto(f"{records['base']}/rules/{game}")
