@@ -92,10 +92,11 @@ def play_match_record(
     names: tuple[str, str, str, str] = ("Ann", "Bob", "Cid", "Dee"),
     bots: tuple[bool, bool, bool, bool] = (False, False, True, True),
     games_to_win: int = 1,
+    points_to_win: int | None = None,
     ended_at: datetime | None = None,
 ) -> dict[str, Any]:
     """A finished match played with random legal actions, as ``finish_match`` receives it."""
-    options = MatchOptions(games_to_win=games_to_win)
+    options = MatchOptions(games_to_win=games_to_win, points_to_win=points_to_win)
     match = Match(seed, options)
     rng = random.Random(seed)
     random_actions_game(match, rng)

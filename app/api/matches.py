@@ -57,6 +57,13 @@ class PlayerPublic(BaseModel):
     strength: str | None = None
 
 
+class Unit(BaseModel):
+    """A word for one and for more ("game", "games"), as Intl.PluralRules names them."""
+
+    one: str
+    other: str
+
+
 class MatchSummary(BaseModel):
     id: int
     game: str  # the registry name: "dingo", "mate", "divide", "bingo"
@@ -71,6 +78,7 @@ class MatchSummary(BaseModel):
     winner: int | None  # seat; None: a drawn match
     rule: str  # what decides the match, in words ("first to win 3 games")
     standing: list[int]  # per seat, what the match was decided on (games won, or points)
+    standing_unit: Unit  # what those numbers count
 
 
 class MatchPage(BaseModel):
@@ -263,7 +271,12 @@ def _summary(match: MatchRecord) -> dict[str, Any]:
             "ended_at": match.ended_at, "players": _players(match),
             "game_wins": board.get("game_wins"), "totals": board.get("totals"),
             "winner": match.winner, "rule": str(board.get("rule", "")),
-            "standing": match.standing}
+            "standing": match.standing, "standing_unit": _unit(match)}
+
+
+def _unit(match: MatchRecord) -> Unit:
+    one, other = registry.get(match.game).standing_unit(match.options or {})
+    return Unit(one=one, other=other)
 
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such match (or game)"}}

@@ -312,6 +312,10 @@ class ObservingBot(Bot, Protocol):
         """A new game was dealt: forget the last one's events."""
 
 
+#: The usual ``standing``: games won.
+GAMES_WON = ("game", "games")
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game as the registry lists it."""
@@ -364,6 +368,10 @@ class GameSpec:
     #: ``invariants(match)``: raise ``AssertionError`` if the state is inconsistent
     #: (cards conserved, scores add up...); the shared tests call it after every action.
     invariants: Callable[[MatchState], None] | None = None
+    #: ``standing_unit(options)``: what the numbers of a match's ``standing`` count, one and
+    #: more than one (a stored match's options), so a list of matches can say "3 games" or
+    #: "102 points" rather than a bare number. Default: games won.
+    standing_unit: Callable[[Mapping[str, Any]], tuple[str, str]] = lambda options: GAMES_WON
     #: The ``type`` of every action the game has (the wire checks a message's type by it):
     #: the keys of ``fields``.
     actions: frozenset[str] = field(init=False)

@@ -120,12 +120,11 @@ function show(page, query) {
 function matchRow(m) {
   const names = seatNames(m.players);
   const title = m.game_title || "Dingo";
-  const standing = m.standing || m.game_wins;
   const players = m.players.map((p) => h("li", { class: ["player", p.seat === m.winner && "player--winner"] },
     avatar(p.name, p.seat),
     h("span", { class: "player__name" }, names[p.seat]),
     botBadge(p),
-    h("span", { class: "player__wins", title: m.game === "dingo" || !m.rule ? "games won" : m.rule }, String(standing[p.seat])),
+    h("span", { class: "player__wins", title: m.rule || null }, String(m.standing[p.seat])),
     p.seat === m.winner ? h("span", { class: "badge badge--win" }, "Winner") : null));
   const outcome = m.winner === null || m.winner === undefined ? "a draw" : `won by ${names[m.winner]}`;
   return h("a", { class: "panel match-row", href: `/matches/${m.id}`, dataset: { game: m.game || "dingo" }, "aria-label": `${title} match ${m.id}, ${outcome}` },
@@ -134,6 +133,8 @@ function matchRow(m) {
       h("span", { class: "badge badge--game" }, title),
       h("span", { class: "muted" }, formatDate(m.ended_at)),
       h("span", { class: "muted" }, `Table ${m.table_id}`),
+      // What the players' numbers count, said once: the rows beside it have no room.
+      h("span", { class: "muted match-row__unit" }, `Counted in ${m.standing_unit.other}`),
       m.winner === null || m.winner === undefined ? h("span", { class: "badge" }, "Draw") : null),
     h("ul", { class: "players" }, players));
 }

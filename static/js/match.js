@@ -6,7 +6,7 @@
 import { $, h, fill, formatSpan, plural } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardName } from "./cards.js";
-import { avatar, botBadge, readerSeat, seatNames, youBadge } from "./render.js";
+import { avatar, botBadge, counted, readerSeat, seatNames, youBadge } from "./render.js";
 import { signed } from "./words.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -116,7 +116,7 @@ function renderGeneric(m) {
     h("div", {},
       h("p", { class: "winner-panel__title" }, drawn ? "The match is a draw" : `${wonBy(m.winner, me, name)} the match`),
       h("p", { class: "muted", id: "standing-line" },
-        seats.map((s) => `${name(s)} ${m.standing[s]}`).join(" · ")),
+        seats.map((s) => `${name(s)} ${counted(m.standing[s], m.standing_unit)}`).join(" · ")),
       m.rule ? h("p", { class: "muted match-rule", id: "match-rule" }, `Rule: ${m.rule}`) : null));
 
   const headRow = h("tr", {}, h("th", {}, "Game"), h("th", {}, "Winner"), h("th", {}, "Result"),
@@ -131,7 +131,7 @@ function renderGeneric(m) {
   const foot = h("tr", { class: "total" }, h("td", { colspan: "4" },
     h("span", {}, "Standing: "),
     seats.map((s) => h("span", { class: ["standing", s === m.winner && "win"] },
-      avatar(name(s), s), ` ${name(s)} ${m.standing[s]}`))));
+      avatar(name(s), s), ` ${name(s)} ${counted(m.standing[s], m.standing_unit)}`))));
   const players = h("ul", { class: "players players--match" },
     m.players.map((p) => h("li", { class: ["player", p.seat === m.winner && "player--winner"] },
       avatar(p.name, p.seat), h("span", { class: "player__name" }, name(p.seat)),

@@ -22,8 +22,14 @@ from app.main import create_app
 
 T0 = datetime(2026, 11, 10, 12, 0, tzinfo=UTC)
 GAMES = ["mate", "divide", "bingo"]
-#: (game, seed): two matches of each other game, then one of Dingo.
-PLAYED = [(g, s) for g in GAMES for s in (11, 12)] + [("dingo", 13)]
+#: What each game's ``standing`` counts, for one and for more (``standing_unit``).
+STANDING_UNITS = {"mate": {"one": "point", "other": "points"},
+                  "divide": {"one": "game", "other": "games"},
+                  "bingo": {"one": "game point", "other": "game points"}}
+#: (game, seed): two matches of each other game, then two of Dingo (the second played to
+#: POINTS points, not games).
+PLAYED = [(g, s) for g in GAMES for s in (11, 12)] + [("dingo", 13), ("dingo", 14)]
+POINTS = 20
 NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 
@@ -32,7 +38,8 @@ def _records() -> list[dict[str, Any]]:
     for i, (game, seed) in enumerate(PLAYED):
         ended = T0 + timedelta(minutes=i)
         if game == "dingo":
-            records.append(play_match_record(seed, table_id=f"tab-{i}", ended_at=ended))
+            records.append(play_match_record(seed, table_id=f"tab-{i}", ended_at=ended,
+                                             points_to_win=POINTS if seed == 14 else None))
         else:
             records.append(game_record(game, seed, table_id=f"tab-{i}", ended_at=ended,
                                        names=("Ann", "Ann") if i == 2 else NAMES))
@@ -95,10 +102,16 @@ async def test_every_match_says_which_game_it_is(client: httpx.AsyncClient,
         title = "Dingo" if game == "dingo" else games.get(game).title
         assert (item["game"], item["game_title"]) == (game, title)
         if game == "dingo":
+            by_points = record["options"]["points_to_win"] == POINTS
+            assert item["standing"] == record["totals" if by_points else "game_wins"]
+            assert item["standing_unit"] == (
+                {"one": "point", "other": "points"} if by_points
+                else {"one": "game", "other": "games"})
             continue
         assert item["seats"] == 2 and len(item["players"]) == 2
         assert item["winner"] == record["winner"]
         assert item["standing"] == record["scoreboard"]["standing"]
+        assert item["standing_unit"] == STANDING_UNITS[game]
         assert item["rule"] == record["scoreboard"]["rule"]
         assert item["game_wins"] == record["scoreboard"].get("game_wins")
         assert item["totals"] == record["scoreboard"].get("totals")
@@ -128,7 +141,7 @@ async def test_the_games_with_matches(client: httpx.AsyncClient) -> None:
     listed = (await client.get("/api/matches/games")).json()
     assert listed == sorted(
         [{"game": g, "game_title": games.get(g).title, "matches": 2} for g in GAMES]
-        + [{"game": "dingo", "game_title": "Dingo", "matches": 1}],
+        + [{"game": "dingo", "game_title": "Dingo", "matches": 2}],
         key=lambda c: c["game_title"])
 
 

@@ -387,6 +387,9 @@ def game_records(browser: Browser,
 
 
 STEP_COUNT = "document.querySelector('#step-count').textContent"
+#: What a match's standing counts, for one and for more, per game.
+UNITS = {"mate": ("point", "points"), "divide": ("game", "games"),
+         "bingo": ("game point", "game points")}
 
 
 def _titles(page: Page) -> list[str]:
@@ -401,6 +404,10 @@ def test_history_says_which_game_and_filters_by_game(game_records: dict[str, Any
     page.goto(f"{game_records['base']}/history")
     page.wait_for_selector("#results .match-row")
     assert _titles(page) == ["Mate", "Dingo", "Bingo", "Divide and Conquer", "Mate"]
+    # Each row says what its numbers count: Mate points, Dingo and Divide games, Bingo game
+    # points.
+    assert page.locator(".match-row__unit").all_inner_texts() == [
+        f"Counted in {unit}" for unit in ("points", "games", "game points", "games", "points")]
     assert page.evaluate(SIDE_SCROLL) == 0
     shot(page, f"records-games-history-{size}")
     options = page.locator("#game option").all_inner_texts()
@@ -438,8 +445,9 @@ def test_match_page_of_another_game(game_records: dict[str, Any],
                                  ".toDateString()", [record["started_at"], record["ended_at"]])
         assert page.inner_text(".page-head .muted").count("2026") == (1 if same_day else 2)
         standing = record["scoreboard"]["standing"]
-        assert page.inner_text("#standing-line") == (
-            f"{names[0]} {standing[0]} · {names[1]} {standing[1]}")
+        one, other = UNITS[game]
+        said = [f"{names[s]} {n} {one if n == 1 else other}" for s, n in enumerate(standing)]
+        assert page.inner_text("#standing-line") == " · ".join(said)
         rows = page.locator("#score-table tbody tr").all()
         assert len(rows) == len(record["games"])
         for row, played in zip(rows, record["games"], strict=True):

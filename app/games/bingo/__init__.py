@@ -244,6 +244,7 @@ GAME = GameSpec(
          "On lead, claim when you think your points reach 70: right, you win the deal; short, "
          "your opponent does. The first to 7 game points wins the match."),
     playable=True,
+    standing_unit=lambda options: ("game point", "game points"),
     bot_order=("random", "heuristic"),
     redeal=redeal,
     sample_world=sample_world,

@@ -21,7 +21,17 @@ from app.game.hard import HardBot
 from app.game.phases import EXCHANGE, round_name
 from app.game.replay import replay_line
 
-from ..contract import JSON, Event, GameSpec, Illegal, Malformed, MatchState, Option, shown
+from ..contract import (
+    GAMES_WON,
+    JSON,
+    Event,
+    GameSpec,
+    Illegal,
+    Malformed,
+    MatchState,
+    Option,
+    shown,
+)
 from .narration import PLACEHOLDERS, explain_hunt, explain_winner
 
 OPTIONS: tuple[Option, ...] = (
@@ -51,6 +61,11 @@ def rule(options: Mapping[str, Any]) -> str:
 def standing(options: Mapping[str, Any], game_wins: list[int], totals: list[int]) -> list[int]:
     """Per seat, what the match is decided on: points under a points target, else games won."""
     return list(totals if options.get("points_to_win") is not None else game_wins)
+
+
+def standing_unit(options: Mapping[str, Any]) -> tuple[str, str]:
+    """What ``standing`` counts: points under a points target, else games won."""
+    return ("point", "points") if options.get("points_to_win") is not None else GAMES_WON
 
 
 def read_action(action: object, seat: int) -> Action:
@@ -320,4 +335,5 @@ GAME = GameSpec(
     redeal=redeal,
     sample_world=sample_world,
     invariants=invariants,
+    standing_unit=standing_unit,
 )

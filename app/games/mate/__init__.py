@@ -107,6 +107,7 @@ GAME = GameSpec(
          "Four games: the second and the fourth replay the deal with the hands exchanged. The "
          "higher total wins the match."),
     playable=True,
+    standing_unit=lambda options: ("point", "points"),
     bot_order=("random", "greedy", "perfect"),
     redeal=redeal,
     invariants=invariants,
