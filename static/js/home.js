@@ -80,6 +80,32 @@ function drawGamePicks() {
   };
 }
 
+/** The hero speaks of Dingo; under it the site's other games, each a button that picks it
+ * in the form below ("Also here: Bingo, Divide and Conquer, and Mate, each for two players."). */
+function drawOtherGames() {
+  const others = F.games.filter((g) => g.name !== "dingo");
+  const line = $("#hero-more");
+  line.hidden = !others.length;
+  if (!others.length) return;
+  const pick = (game) => () => {
+    const radio = $(`#game-${game.name}`);
+    radio.checked = true;
+    chooseGame(game);
+    radio.focus({ preventScroll: true });
+    $("#game-field").scrollIntoView({ block: "center", behavior: "smooth" });
+  };
+  let next = 0;
+  const names = new Intl.ListFormat("en", { type: "conjunction" })
+    .formatToParts(others.map((g) => g.title))
+    .map((part) => (part.type === "element"
+      ? h("button", { type: "button", class: "hero__game", onclick: pick(others[next++]) }, part.value)
+      : part.value));
+  const seats = new Set(others.map((g) => g.seats));
+  const [n] = seats;
+  const many = ["", "one", "two", "three", "four"][n] || String(n);
+  fill(line, "Also here: ", names, seats.size === 1 ? `, each for ${many} players.` : ".");
+}
+
 function chooseGame(game) {
   F.game = game;
   $("#game-blurb").textContent = game.blurb || "";
@@ -291,6 +317,7 @@ async function drawForm() {
   F.games = await loadGames();
   F.game = F.games[0];
   drawGamePicks();
+  drawOtherGames();
   chooseGame(F.game);
   $("#create-form").dataset.ready = "1";
 }

@@ -307,6 +307,25 @@ def test_how_a_game_goes_follows_the_game_picked(server: str,
     assert page.is_visible("#how-dingo") and not page.is_visible("#how-steps")
 
 
+def test_the_hero_names_the_other_games_and_picks_one(server: str,
+                                                     open_page: Callable[..., Page]) -> None:
+    """The hero speaks of Dingo; the line under it names every other game the server offers,
+    and each name picks that game in the form."""
+    page = open_page(PHONE)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form[data-ready]")
+    assert page.inner_text("#hero-more") == (
+        "Also here: Bingo, Divide and Conquer, and Mate, each for two players.")
+    page.click('.hero__game >> text="Divide and Conquer"')
+    assert page.is_checked("#game-divide")
+    assert page.inner_text("#how-title") == "How Divide and Conquer goes"
+    assert page.evaluate("document.activeElement.id") == "game-divide"
+    page.wait_for_function("(() => { const r = document.querySelector('#game-field')"
+                           ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight;"
+                           " })()")
+    assert_no_horizontal_overflow(page)
+
+
 def test_without_the_games_list_the_home_page_offers_dingo_as_before(
         server: str, open_page: Callable[..., Page]) -> None:
     page = open_page()
@@ -320,7 +339,7 @@ def test_without_the_games_list_the_home_page_offers_dingo_as_before(
             if r.method == "POST" and r.url.endswith("/api/tables") else None)
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form[data-ready]")
-    assert page.locator("#game-field").is_hidden()
+    assert page.locator("#game-field").is_hidden() and page.locator("#hero-more").is_hidden()
     assert page.locator('input[name="bot"]').count() == 4
     page.fill("#name", "Ann")
     page.check("#opt-points_to_win-on")
