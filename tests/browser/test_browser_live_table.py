@@ -213,6 +213,29 @@ def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(
         cy_context.close()
 
 
+def test_in_the_lobby_a_host_who_left_is_counted_down_to_the_role_passing(
+        server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
+    """Before the match no bot takes over anyone, but the host role passes when the host's
+    grace runs out: the one who will get it sees when."""
+    ann_context = browser.new_context(viewport=DESKTOP)
+    link = create_table(ann_context.new_page(), server, "Ann", bots=(2, 3))
+    bea = open_page(PHONE)
+    bea.goto(link)
+    bea.fill("#sit-name", "Bea")
+    bea.click('.seat[data-seat="1"] button:text("Sit here")')
+    bea.wait_for_selector(".seat--me")
+    ann_context.close()
+    gone = bea.locator('.seat[data-seat="0"] .seat__gone')
+    gone.wait_for()
+    assert re.fullmatch(r"Ann left · the host role passes in 0:0[0-6]", gone.inner_text())
+    assert bea.get_attribute('.seat[data-seat="0"] .dot', "aria-label") == "disconnected"
+    shot(bea, "lobby-host-left-phone")
+    bea.wait_for_selector("#log li:text('You are the host now (the host left).')")
+    bea.wait_for_selector(".seat--me .badge--host")
+    assert gone.inner_text() == "Ann left"
+    assert bea.get_attribute('.seat[data-seat="0"] .dot', "aria-label") == "away"
+
+
 def test_a_host_who_left_alone_passes_the_role_to_the_first_to_sit(
         server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
     """Nobody else was here when the host's grace ran out: the first to sit is host, and

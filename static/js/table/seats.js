@@ -31,7 +31,9 @@ export function seatEl(info, ctx, { send, sitAt }) {
   if (info.kind !== "empty") {
     // Your own dot follows this page's connection: the state says what the table saw last.
     const connected = info.connected && !(isMe && S.offline);
-    const presence = info.away ? "away: a bot plays for now" : connected ? "connected" : "disconnected";
+    const playing = !["lobby", "match_over"].includes(status());
+    const presence = info.away ? (playing ? "away: a bot plays for now" : "away")
+      : connected ? "connected" : "disconnected";
     head.appendChild(h("span", {
       class: ["dot", connected && !info.away && "dot--on", info.away && "dot--away"],
       title: presence, role: "img", "aria-label": presence,
@@ -122,20 +124,32 @@ function botPicker(seat, label, onPick) {
   }, label));
 }
 
-/** "Bea left · a bot takes over in 0:45" (ticking), "Bea left · a bot plays for now", or
- * "Bea left" while no game is played. */
+/** What passes when a player's reconnect grace runs out, by the line's `data-passes`. */
+const PASSES = { bot: "a bot takes over", host: "the host role passes" };
+
+/** "Bea left · a bot takes over in 0:45" (ticking), "Bea left · a bot plays for now";
+ * while no game is played "Bea left", or for a host in the lobby with someone here to take
+ * the role "Bea left · the host role passes in 0:45". */
 function goneEl(info) {
   const name = plainName(info.seat);
+  const gone = (text) => h("p", { class: "seat__gone" }, text);
+  const ticking = (passes) => h("p", {
+    class: "seat__gone", dataset: { backBy: String(info.back_by), name, passes },
+  }, takesOver(name, info.back_by, passes));
   // (In the lobby nobody plays yet; once the match is over nobody plays any more.)
-  if (["lobby", "match_over"].includes(status())) return h("p", { class: "seat__gone" }, `${name} left`);
-  if (info.away || !info.back_by) return h("p", { class: "seat__gone" }, `${name} left \u00B7 a bot plays for now`);
-  return h("p", { class: "seat__gone", dataset: { backBy: String(info.back_by), name } },
-    takesOver(name, info.back_by));
+  if (status() === "lobby") {
+    const heir = S.state.seats.some((s) => s.seat !== info.seat && s.kind === "human"
+      && s.connected && !s.away);
+    return info.host && info.back_by && heir ? ticking("host") : gone(`${name} left`);
+  }
+  if (status() === "match_over") return gone(`${name} left`);
+  if (info.away || !info.back_by) return gone(`${name} left \u00B7 a bot plays for now`);
+  return ticking("bot");
 }
 
 /** The ticking line of a player gone for less than the reconnect grace. */
-function takesOver(name, backBy) {
-  return `${name} left \u00B7 a bot takes over in ${countdown(backBy)}`;
+function takesOver(name, backBy, passes) {
+  return `${name} left \u00B7 ${PASSES[passes]} in ${countdown(backBy)}`;
 }
 
 function countdown(serverTime) {
@@ -145,7 +159,7 @@ function countdown(serverTime) {
 
 export function tick() {
   for (const el of document.querySelectorAll("[data-back-by]")) {
-    el.textContent = takesOver(el.dataset.name, Number(el.dataset.backBy));
+    el.textContent = takesOver(el.dataset.name, Number(el.dataset.backBy), el.dataset.passes);
   }
   for (const el of document.querySelectorAll("[data-timer]")) {
     if (!S.timer) continue;
