@@ -30,7 +30,7 @@ from app.api.tables import MISSING_PAGE
 from app.db import repository
 from app.db.match_record import DINGO, game_title
 from app.db.models import GameRecord, MatchRecord
-from app.games.contract import fill_names
+from app.games.contract import GAMES_WON, fill_names
 from app.games.dingo.frames import replay_game
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -58,7 +58,7 @@ class PlayerPublic(BaseModel):
 
 
 class Unit(BaseModel):
-    """A word for one and for more ("game", "games"), as Intl.PluralRules names them."""
+    """What a number counts, for one and for more ("game won", "games won")."""
 
     one: str
     other: str
@@ -275,7 +275,9 @@ def _summary(match: MatchRecord) -> dict[str, Any]:
 
 
 def _unit(match: MatchRecord) -> Unit:
-    one, other = registry.get(match.game).standing_unit(match.options or {})
+    """The unit of a match's standing; games won for a game this server no longer hosts."""
+    one, other = (registry.get(match.game).standing_unit(match.options or {})
+                  if match.game in registry.REGISTRY else GAMES_WON)
     return Unit(one=one, other=other)
 
 

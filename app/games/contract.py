@@ -313,7 +313,7 @@ class ObservingBot(Bot, Protocol):
 
 
 #: The usual ``standing``: games won.
-GAMES_WON = ("game", "games")
+GAMES_WON = ("game won", "games won")
 
 
 @dataclass(frozen=True)
@@ -369,8 +369,8 @@ class GameSpec:
     #: (cards conserved, scores add up...); the shared tests call it after every action.
     invariants: Callable[[MatchState], None] | None = None
     #: ``standing_unit(options)``: what the numbers of a match's ``standing`` count, one and
-    #: more than one (a stored match's options), so a list of matches can say "3 games" or
-    #: "102 points" rather than a bare number. Default: games won.
+    #: more than one (a stored match's options), so a list of matches can say "3 games won"
+    #: or "102 points" rather than a bare number. Default: games won.
     standing_unit: Callable[[Mapping[str, Any]], tuple[str, str]] = lambda options: GAMES_WON
     #: The ``type`` of every action the game has (the wire checks a message's type by it):
     #: the keys of ``fields``.

@@ -123,7 +123,7 @@ async def test_summary_fields(client: httpx.AsyncClient, stored: Stored) -> None
         # Added when other games came: which game, and what decided the match.
         "game": "dingo", "game_title": "Dingo", "seats": 4,
         "rule": "first to win 3 games", "standing": record["game_wins"],
-        "standing_unit": {"one": "game", "other": "games"},
+        "standing_unit": {"one": "game won", "other": "games won"},
     }
 
 

@@ -7,6 +7,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ import pytest
 from fastapi import FastAPI
 from matchdb import POSTGRES, SQLITE, in_thread, migrated_database, play_match_record
 from recordkit import game_record
+from starlette.testclient import TestClient
 
 from app import games
 from app.config import Settings
@@ -24,7 +26,7 @@ T0 = datetime(2026, 11, 10, 12, 0, tzinfo=UTC)
 GAMES = ["mate", "divide", "bingo"]
 #: What each game's ``standing`` counts, for one and for more (``standing_unit``).
 STANDING_UNITS = {"mate": {"one": "point", "other": "points"},
-                  "divide": {"one": "game", "other": "games"},
+                  "divide": {"one": "game won", "other": "games won"},
                   "bingo": {"one": "game point", "other": "game points"}}
 #: (game, seed): two matches of each other game, then two of Dingo (the second played to
 #: POINTS points, not games).
@@ -106,7 +108,7 @@ async def test_every_match_says_which_game_it_is(client: httpx.AsyncClient,
             assert item["standing"] == record["totals" if by_points else "game_wins"]
             assert item["standing_unit"] == (
                 {"one": "point", "other": "points"} if by_points
-                else {"one": "game", "other": "games"})
+                else {"one": "game won", "other": "games won"})
             continue
         assert item["seats"] == 2 and len(item["players"]) == 2
         assert item["winner"] == record["winner"]
@@ -135,6 +137,38 @@ async def test_bad_game_filters_are_422(client: httpx.AsyncClient, query: str) -
 async def test_an_unknown_game_finds_nothing(client: httpx.AsyncClient) -> None:
     page = (await client.get("/api/matches", params={"game": "chess"})).json()
     assert page["total"] == 0 and page["items"] == []
+
+
+async def _store_retired(url: str) -> int:
+    """A Mate match stored as if of a game this server no longer hosts."""
+    from sqlalchemy import update
+
+    from app.db.models import MatchRecord
+
+    store = create_store(url)
+    try:
+        match_id = await store.finish_match(RECORDS[0])
+        async with store.engine.begin() as db:
+            await db.execute(update(MatchRecord).where(MatchRecord.id == match_id)
+                             .values(game="retired"))
+        return match_id
+    finally:
+        await store.close()
+
+
+def test_a_match_of_a_game_no_longer_hosted_still_lists(tmp_path: Path) -> None:
+    """History keeps answering: the row's numbers count games won, and it has no replay."""
+    with migrated_database(SQLITE, tmp_path, None) as url:
+        match_id = in_thread(asyncio.run, _store_retired(url))
+        with TestClient(create_app(Settings(database_url=url))) as client:
+            listed = client.get("/api/matches")
+            assert listed.status_code == 200, listed.text
+            (item,) = listed.json()["items"]
+            assert (item["id"], item["game"]) == (match_id, "retired")
+            assert item["standing_unit"] == {"one": "game won", "other": "games won"}
+            assert client.get(f"/api/matches/{match_id}").status_code == 200
+            replay = client.get(f"/api/matches/{match_id}/games/1/replay")
+            assert replay.status_code == 404
 
 
 async def test_the_games_with_matches(client: httpx.AsyncClient) -> None:

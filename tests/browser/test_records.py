@@ -388,7 +388,7 @@ def game_records(browser: Browser,
 
 STEP_COUNT = "document.querySelector('#step-count').textContent"
 #: What a match's standing counts, for one and for more, per game.
-UNITS = {"mate": ("point", "points"), "divide": ("game", "games"),
+UNITS = {"mate": ("point", "points"), "divide": ("game won", "games won"),
          "bingo": ("game point", "game points")}
 
 
@@ -407,7 +407,8 @@ def test_history_says_which_game_and_filters_by_game(game_records: dict[str, Any
     # Each row says what its numbers count: Mate points, Dingo and Divide games, Bingo game
     # points.
     assert page.locator(".match-row__unit").all_inner_texts() == [
-        f"Counted in {unit}" for unit in ("points", "games", "game points", "games", "points")]
+        f"Counted in {unit}"
+        for unit in ("points", "games won", "game points", "games won", "points")]
     assert page.evaluate(SIDE_SCROLL) == 0
     shot(page, f"records-games-history-{size}")
     options = page.locator("#game option").all_inner_texts()

@@ -133,7 +133,8 @@ def _added(record: dict[str, Any]) -> dict[str, Any]:
     wins = record["options"]["games_to_win"]
     return {"game": "dingo", "game_title": "Dingo", "seats": 4,
             "rule": f"first to win {wins} game{'' if wins == 1 else 's'}",
-            "standing": record["game_wins"]}
+            "standing": record["game_wins"],
+            "standing_unit": {"one": "game won", "other": "games won"}}
 
 
 async def test_old_matches_list_show_and_replay_as_before(

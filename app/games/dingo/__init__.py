@@ -58,14 +58,19 @@ def rule(options: Mapping[str, Any]) -> str:
     return f"first to win {wins} game{'s' if wins != 1 else ''}"
 
 
+def by_points(options: Mapping[str, Any]) -> bool:
+    """Whether the match is decided on points (a points target) rather than games won."""
+    return options.get("points_to_win") is not None
+
+
 def standing(options: Mapping[str, Any], game_wins: list[int], totals: list[int]) -> list[int]:
     """Per seat, what the match is decided on: points under a points target, else games won."""
-    return list(totals if options.get("points_to_win") is not None else game_wins)
+    return list(totals if by_points(options) else game_wins)
 
 
 def standing_unit(options: Mapping[str, Any]) -> tuple[str, str]:
-    """What ``standing`` counts: points under a points target, else games won."""
-    return ("point", "points") if options.get("points_to_win") is not None else GAMES_WON
+    """What ``standing`` counts (see ``standing``)."""
+    return ("point", "points") if by_points(options) else GAMES_WON
 
 
 def read_action(action: object, seat: int) -> Action:
