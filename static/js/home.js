@@ -80,6 +80,16 @@ function drawGamePicks() {
   };
 }
 
+/** Nodes in a sentence ("Bingo, Divide and Conquer, and Mate"), with commas alone where the
+ * browser has no Intl.ListFormat. */
+function listed(nodes) {
+  const parts = typeof Intl.ListFormat === "function"
+    ? new Intl.ListFormat("en", { type: "conjunction" }).formatToParts(nodes.map(() => "x"))
+    : nodes.flatMap((_, i) => [...(i ? [{ type: "literal", value: ", " }] : []), { type: "element" }]);
+  let next = 0;
+  return parts.map((part) => (part.type === "element" ? nodes[next++] : part.value));
+}
+
 /** The hero speaks of Dingo; under it the site's other games, each a button that picks it
  * in the form below ("Also here: Bingo, Divide and Conquer, and Mate, each for two players."). */
 function drawOtherGames() {
@@ -89,21 +99,15 @@ function drawOtherGames() {
   if (!others.length) return;
   const pick = (game) => () => {
     const radio = $(`#game-${game.name}`);
-    radio.checked = true;
-    chooseGame(game);
+    radio.click();  // the picker's own change: the form follows
     radio.focus({ preventScroll: true });
     $("#game-field").scrollIntoView({ block: "center", behavior: "smooth" });
   };
-  let next = 0;
-  const names = new Intl.ListFormat("en", { type: "conjunction" })
-    .formatToParts(others.map((g) => g.title))
-    .map((part) => (part.type === "element"
-      ? h("button", { type: "button", class: "hero__game", onclick: pick(others[next++]) }, part.value)
-      : part.value));
+  const names = others.map((g) => h("button", { type: "button", class: "hero__game", onclick: pick(g) }, g.title));
   const seats = new Set(others.map((g) => g.seats));
   const [n] = seats;
-  const many = ["", "one", "two", "three", "four"][n] || String(n);
-  fill(line, "Also here: ", names, seats.size === 1 ? `, each for ${many} players.` : ".");
+  const each = seats.size === 1 && n > 1 ? `, each for ${["", "", "two", "three", "four"][n] || n} players` : "";
+  fill(line, "Also here: ", listed(names), `${each}.`);
 }
 
 function chooseGame(game) {

@@ -352,6 +352,7 @@ function makeCtx(prev = null) {
     options: state ? state.table.options : {},
     toast,
     flash,
+    announce: (text) => { $("#announce").textContent = text; },
   };
 }
 
@@ -474,17 +475,19 @@ function renderGame(ctx, seatSlots, prev) {
   const g = state.game;
   const center = $("#center");
   const handEl = $("#hand");
-  const focusedEl = document.activeElement && handEl.contains(document.activeElement) ? document.activeElement : null;
+  const actionsEl = $("#actions");
+  const inTray = (el) => Boolean(el) && (handEl.contains(el) || actionsEl.contains(el));
+  const focusedEl = inTray(document.activeElement) ? document.activeElement : null;
   const focused = focusedEl ? focusedEl.dataset.card ?? focusedEl.dataset.key ?? null : null;
   fill(handEl);
-  fill($("#actions"));
+  fill(actionsEl);
   fill($("#exchanges"));
   if (!g) fill(center, lobbyPanel());
   else fill(center);
   hook("render", g, ctx, {
     board: g ? center : h("div"),
     hand: handEl,
-    actions: $("#actions"),
+    actions: actionsEl,
     below: $("#exchanges"),
     seats: seatSlots,
     side: $("#game-side"),
@@ -508,13 +511,15 @@ function renderGame(ctx, seatSlots, prev) {
   }
   joinBox();
 
-  // the hand: keep the keyboard focus on the same card, or on a move when it becomes your
-  // turn (also away from a card you looked at while waiting that this turn cannot play)
+  // the hand: keep the keyboard focus on the same card or move (in the hand or beside the
+  // prompt), or on a move when it becomes your turn (also away from a card you looked at
+  // while waiting that this turn cannot play)
   const myTurn = isMyTurn();
   handEl.className = ["hand", !myTurn && "hand--waiting", S.pending && "hand--busy"].filter(Boolean).join(" ");
   if (handEl.childElementCount) {
     const key = focused === null ? null : CSS.escape(focused);
-    const kept = key !== null ? handEl.querySelector(`[data-card="${key}"], [data-key="${key}"]`) : null;
+    const same = `[data-card="${key}"], [data-key="${key}"]`;
+    const kept = key !== null ? handEl.querySelector(same) || actionsEl.querySelector(same) : null;
     const move = myTurn && (document.activeElement === document.body || focused) ? handEl.querySelector(".card--legal, .move") : null;
     const turnStarts = prev !== null && myTurn && !isMyTurn(prev);
     const target = kept && !(turnStarts && move && !kept.matches(".card--legal, .move")) ? kept : move;

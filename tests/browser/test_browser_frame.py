@@ -324,6 +324,12 @@ def test_the_hero_names_the_other_games_and_picks_one(server: str,
                            ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight;"
                            " })()")
     assert_no_horizontal_overflow(page)
+    # A browser without Intl.ListFormat lists them with commas.
+    page.add_init_script("delete Intl.ListFormat")
+    page.reload()
+    page.wait_for_selector("#create-form[data-ready]")
+    assert page.inner_text("#hero-more") == (
+        "Also here: Bingo, Divide and Conquer, Mate, each for two players.")
 
 
 def test_without_the_games_list_the_home_page_offers_dingo_as_before(

@@ -67,6 +67,7 @@ import game from "/static/js/games/bingo/index.js";
 import { secondPerson } from "/static/js/words.js";
 const NAMES = window.NAMES = ["Ann", "Bruno"];  // a test may rename a seat
 window.acted = [];
+window.announced = [];
 window.show = (s, { busy = false, results = true } = {}) => {
   const seat = s.seat;
   const name = (i) => (i === seat ? "You" : NAMES[i]);
@@ -76,6 +77,7 @@ window.show = (s, { busy = false, results = true } = {}) => {
     say: (text) => String(text).replace(/\\{(\\d+)\\}/g, (_, d) => NAMES[Number(d)]),
     sayYou: (text) => ctx.say(secondPerson(text, seat)),
     act: (action) => window.acted.push(action),
+    announce: (text) => window.announced.push(text),
     myTurn: seat !== null && s.view.to_act.includes(seat),
     status: s.status,
     position: (i) => ((seat === null ? i === 0 : i === seat) ? "bottom" : "top"),
@@ -324,6 +326,7 @@ def test_bingo_module_moves(harness: Callable[..., Page], views: dict[str, Any])
     page.click(".bingo-action--declare")
     page.click(".bingo-action--close")
     page.click(".bingo-action--claim")  # no tally to back it: asks again first
+    page.wait_for_timeout(ANSWER_AFTER_MS)
     page.click(".bingo-action--claim")
     acted = page.evaluate("window.acted")
     first_play = next(a for a in legal if a["type"] == "play")
@@ -358,33 +361,54 @@ def claim_button(page: Page) -> list[Any]:
     return said
 
 
+#: How long the claim button waits before a second press counts (ASK_AGAIN_MS), and a bit.
+ANSWER_AFTER_MS = 550
+
+
 def test_a_claim_the_tally_does_not_back_asks_again(harness: Callable[..., Page],
                                                     views: dict[str, Any]) -> None:
     """A claim short of 70 gives the deal away: unless the open tally shows 70, the first
-    click only asks again, on the button; leaving it takes that back, and a second click
-    claims. With 70 on the open tally one click claims."""
+    press only asks again, on the button (and to screen readers); a press elsewhere or
+    leaving the button takes that back, a double-click is one press, and the question
+    outlives a redraw of the same lead. A second press claims. With 70 on the open tally
+    one click claims."""
     page = harness(PHONE)
     short = views["claim-short"]
     points = short["view"]["board"]["tally"]["points"][short["seat"]]
     assert 0 < points < 70
+    other = ["Ann", "Bruno"][1 - short["seat"]]
     show(page, short)
     page.click(CLAIM_BUTTON)
     assert page.evaluate("window.acted") == []
     assert claim_button(page) == [f"You have {points}: claim anyway?", True, False]
-    other = ["Ann", "Bruno"][1 - short["seat"]]
-    assert f"{other} wins the deal" in (page.get_attribute(CLAIM_BUTTON, "aria-label") or "")
+    stakes = f"If you have fewer than 70 points, {other} wins the deal."
+    assert stakes in (page.get_attribute(CLAIM_BUTTON, "aria-label") or "")
+    assert page.evaluate("window.announced") == [
+        f"You have {points}: claim anyway? {stakes} Press again to claim."]
     assert_no_horizontal_overflow(page)
     shot(page, "bingo-claim-asks-again-phone")
-    page.focus("#hand button.move >> nth=0")  # leaving the button takes the question back
+    # A redraw of the same lead (any news from the table) keeps the question.
+    show(page, short)
+    assert claim_button(page)[1] is True
+    page.click("#scoreboard")  # a press elsewhere takes it back
     assert claim_button(page) == ["Claim 70", False, False]
     page.click(CLAIM_BUTTON)
+    page.focus("#hand button.move >> nth=0")  # and so does leaving the button
+    assert claim_button(page) == ["Claim 70", False, False]
+    # Two presses at once (a double-click, a held key) are one: they ask, and do not claim.
+    page.evaluate(f"(() => {{ const b = document.querySelector('{CLAIM_BUTTON}');"
+                  " b.click(); b.click(); })()")
+    assert claim_button(page)[1] is True and page.evaluate("window.acted") == []
+    page.wait_for_timeout(ANSWER_AFTER_MS)
     page.click(CLAIM_BUTTON)
     assert page.evaluate("window.acted") == [{"type": "claim"}]
     # By the keyboard: Enter asks, Enter again claims.
     show(page, short)
+    assert claim_button(page)[1] is False  # a claim sent asks nothing more
     page.focus(CLAIM_BUTTON)
     page.keyboard.press("Enter")
     assert claim_button(page)[1] is True
+    page.wait_for_timeout(ANSWER_AFTER_MS)
     page.keyboard.press("Enter")
     assert page.evaluate("window.acted") == [{"type": "claim"}] * 2
     # With the tally hidden there is nothing to back a claim: it asks too.
@@ -513,6 +537,7 @@ def _pick(page: Page, rng: random.Random) -> bool:
         return False
     choice.click()
     if page.locator(ARMED_CLAIM).count():  # a claim the tally does not back asks again
+        page.wait_for_timeout(ANSWER_AFTER_MS)
         page.click(ARMED_CLAIM)
     page.wait_for_selector("#hand:not(.hand--busy)", state="attached")
     return True
@@ -649,6 +674,35 @@ def test_a_whole_bingo_match_by_clicking(open_page: Callable[..., Page], server:
     totals = page.eval_on_selector_all(
         "#scoreboard-table tr.totals td", "els => els.slice(2).map(e => Number(e.textContent))")
     assert max(totals) >= 7
+
+
+def test_a_claim_asked_by_keyboard_survives_news_from_the_table(
+        open_page: Callable[..., Page], server: str) -> None:
+    """Enter asks "Sure? Claim 70"; someone then looks in (the table is drawn anew): the
+    focus stays on the same button, still asking, and Enter claims."""
+    rng = random.Random(3)
+    page = open_page(DESKTOP)
+    table_id = _open_bingo_table(page, server, "Ann")
+    deadline = time.monotonic() + LIVE_SECONDS / 4
+    while not page.locator(f"{CLAIM_BUTTON}:not([aria-disabled])").count():
+        assert time.monotonic() < deadline, "no lead came to Ann"
+        if page.locator(TILE_MOVES).count():
+            page.locator(TILE_MOVES).nth(rng.randrange(page.locator(TILE_MOVES).count())).click()
+            page.wait_for_selector("#hand:not(.hand--busy)", state="attached")
+        else:
+            page.wait_for_timeout(40)
+    page.focus(CLAIM_BUTTON)
+    page.keyboard.press("Enter")
+    assert claim_button(page)[:2] == ["Sure? Claim 70", True]
+    watcher = open_page(PHONE)
+    watcher.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector("#watchers:text('1 watching')")
+    assert page.evaluate("document.activeElement.dataset.key") == "bingo-claim"
+    assert claim_button(page)[:2] == ["Sure? Claim 70", True]
+    page.wait_for_timeout(ANSWER_AFTER_MS)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#overlay:not([hidden]) .bingo-results")
+    assert "You claim with" in page.inner_text("#log")
 
 
 def test_bingo_on_a_phone(open_page: Callable[..., Page], server: str) -> None:

@@ -319,49 +319,83 @@ function trayParts(view, ctx) {
   });
   // A claim ends the deal at once: the main button only when the open tally shows 70.
   const sure = Boolean(b.tally && b.tally.points[ctx.seat] >= CLAIM_AT);
-  const buttons = others.map((action) => h("button", {
-    type: "button",
-    class: ["btn", "move", "bingo-action", `bingo-action--${action.type}`,
-      action.type === "claim" && sure ? "btn--primary" : "btn--ghost-dark"],
-    dataset: { key: moveKey(action) },
-    "aria-disabled": busy ? "true" : null,
-    title: actionHint(action),
-    "aria-label": action.type === "declare" ? `Declare your doubles ${(action.tiles || []).join(", ")}` : null,
-    onclick: action.type === "claim" && !sure ? askFirst(b, ctx, send(action)) : send(action),
-    onblur: action.type === "claim" && !sure ? disarm : null,
-  }, actionLabel(action)));
+  const buttons = others.map((action) => {
+    const unsure = action.type === "claim" && !sure;
+    const button = h("button", {
+      type: "button",
+      class: ["btn", "move", "bingo-action", `bingo-action--${action.type}`,
+        action.type === "claim" && sure ? "btn--primary" : "btn--ghost-dark"],
+      dataset: { key: moveKey(action) },
+      "aria-disabled": busy ? "true" : null,
+      title: actionHint(action),
+      "aria-label": action.type === "declare" ? `Declare your doubles ${(action.tiles || []).join(", ")}` : null,
+      onclick: unsure ? askFirst(b, ctx, send(action)) : send(action),
+      // (Focus gone to another element; a redraw removing the button blurs it with none.)
+      onblur: unsure ? (e) => e.relatedTarget && disarm() : null,
+    }, actionLabel(action));
+    // Asked already at this lead (the table was redrawn meanwhile): still asking.
+    if (unsure && !busy && asked && asked.lead === leadKey(b)) arm(button, b, ctx);
+    return button;
+  });
   return { tiles, buttons };
 }
 
-/**
- * A claim the open tally does not back (or made with no tally to look at) gives the deal
- * away if it is short, so its first click only asks again, on the button itself: "You have
- * 52: claim anyway?". The second click (or Enter) claims; leaving the button takes it back.
- */
+// ---- a claim the tally does not back asks again ------------------------------------------------
+//
+// A claim short of 70 gives the deal away, so unless the open tally shows 70 its first click
+// (or Enter) only asks again, on the button itself: "You have 52: claim anyway?". The next
+// one claims; a press anywhere else, or leaving the button, takes the question back. A
+// second press within ASK_AGAIN_MS is not an answer: a double-click or a held key is one
+// slip. The question outlives a redraw of the same lead (`asked`).
+
+const ASK_AGAIN_MS = 500;
+/** The question being asked: at which lead (`leadKey`) and when (ms). */
+let asked = null;
+
+/** One lead of one deal: what this seat holds and how far the deal has gone. */
+function leadKey(b) {
+  return [b.turn_up, b.trick_number, b.stock_count, (b.hand || []).join(",")].join("|");
+}
+
 function askFirst(b, ctx, claim) {
   return (event) => {
-    const button = event.currentTarget;
     if (ctx.busy) return;
-    if (button.dataset.armed) {
+    if (!asked || asked.lead !== leadKey(b)) {
+      asked = { lead: leadKey(b), at: Date.now() };
+      arm(event.currentTarget, b, ctx, { announce: true });
+    } else if (Date.now() - asked.at >= ASK_AGAIN_MS) {
+      disarm();
       claim();
-      return;
     }
-    const other = plain(ctx, seatsOf(ctx).find((s) => s !== ctx.seat));
-    const points = b.tally ? b.tally.points[ctx.seat] : null;
-    const question = points === null ? "Sure? Claim 70" : `You have ${points}: claim anyway?`;
-    button.dataset.armed = "true";
-    button.classList.add("bingo-action--armed");
-    button.title = `If you have fewer than ${CLAIM_AT} points, ${other} wins the deal. Click again to claim.`;
-    button.setAttribute("aria-label", `${question} If you have fewer than ${CLAIM_AT} points, ` +
-      `${other} wins the deal. Press again to claim.`);
-    fill(button, question);
   };
 }
 
-/** Takes back a claim's first click: the button reads "Claim 70" again. */
-function disarm(event) {
-  const button = event.currentTarget;
-  if (!button.dataset.armed) return;
+/** The claim button as a question ("You have 52: claim anyway?"). */
+function arm(button, b, ctx, { announce = false } = {}) {
+  const other = plain(ctx, seatsOf(ctx).find((s) => s !== ctx.seat));
+  const points = b.tally ? b.tally.points[ctx.seat] : null;
+  const question = points === null ? "Sure? Claim 70" : `You have ${points}: claim anyway?`;
+  const stakes = `If you have fewer than ${CLAIM_AT} points, ${other} wins the deal.`;
+  button.dataset.armed = "true";
+  button.classList.add("bingo-action--armed");
+  button.title = `${stakes} Click again to claim.`;
+  button.setAttribute("aria-label", `${question} ${stakes} Press again to claim.`);
+  fill(button, question);
+  // (A screen reader may not read out a new name on the focused button.)
+  if (announce && ctx.announce) ctx.announce(`${question} ${stakes} Press again to claim.`);
+  document.addEventListener("pointerdown", pressedElsewhere, { capture: true });
+}
+
+function pressedElsewhere(event) {
+  if (!(event.target instanceof Element && event.target.closest(".bingo-action--claim"))) disarm();
+}
+
+/** Takes the question back: the claim button reads "Claim 70" again. */
+function disarm() {
+  asked = null;
+  document.removeEventListener("pointerdown", pressedElsewhere, { capture: true });
+  const button = document.querySelector(".bingo-action--claim[data-armed]");
+  if (!button) return;
   delete button.dataset.armed;
   button.classList.remove("bingo-action--armed");
   button.title = actionHint({ type: "claim" });
