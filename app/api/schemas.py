@@ -78,6 +78,10 @@ class ReplaceSeat(_Intent):
     kind: BotKind | None = None  # None frees the seat
 
 
+class LeaveSeat(_Intent):
+    type: Literal["leave_seat"]
+
+
 class GameAction(BaseModel):
     """One game action: ``type`` and the game's own fields (the game checks them, and a
     field it does not know is refused there). ``id`` and ``v`` are required, so a
@@ -119,13 +123,13 @@ class Sync(_Message):
 
 ClientMessage = Annotated[
     Hello | Sit | AddBot | RemoveBot | Start | Ready | Rematch | Chat | Sync | MakeHost
-    | ReplaceSeat,
+    | ReplaceSeat | LeaveSeat,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 #: The table's own message types (game actions are ``GameAction``).
 CLIENT_TYPES = frozenset({"hello", "sit", "add_bot", "remove_bot", "start", "ready", "rematch",
-                          "chat", "sync", "make_host", "replace_seat"})
+                          "chat", "sync", "make_host", "replace_seat", "leave_seat"})
 assert not CLIENT_TYPES & GAME_TYPES, "a game action type is also a table message type"
 
 
@@ -148,6 +152,13 @@ class Seated(_Message):
     seat: SeatIndex
     #: The new seat token, or null if you sat with the token you hold (the host's).
     token: str | None
+    host: bool
+
+
+class Unseated(_Message):
+    """After ``leave_seat``: this connection holds no seat now and watches."""
+
+    type: Literal["unseated"]
     host: bool
 
 
@@ -256,7 +267,8 @@ class ChatLine(_Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Seated | State | Delta | Ack | Error | ChatLine, Field(discriminator="type")
+    Welcome | Seated | Unseated | State | Delta | Ack | Error | ChatLine,
+    Field(discriminator="type"),
 ]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 

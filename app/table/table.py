@@ -831,6 +831,8 @@ class Table(TableViews, TableClock):
             return await self._sit(client, intent["seat"], intent["name"])
         if kind in _VOTES:
             return await self._vote(client, kind)
+        if kind == "leave_seat":
+            return await self._leave_seat(client)
         if not client.host:
             raise TableError("not_host", f"only the host may {kind.replace('_', ' ')}")
         if kind == "add_bot":
@@ -903,6 +905,25 @@ class Table(TableViews, TableClock):
             # The host left when nobody else was here: the first to sit takes the role
             # (once this intent is answered, as its own log entry), or the table would wait.
             self._spawn(self._host_after_sit())
+        return events
+
+    async def _leave_seat(self, client: Client) -> list[Event]:
+        """``leave_seat``: the sender gives its seat up and watches on (still the host, if it
+        was). While no game of a match is on (the lobby, a match over) the seat is freed;
+        during a match a bot plays it from now on, as when the host gives an absent
+        player's seat away."""
+        if client.seat is None:
+            raise TableError("not_seated", "you hold no seat")
+        seat = self.seats[client.seat]
+        bot = None if self.status in ("lobby", "match_over") else self.game.stand_in_bot
+        events = await self._commit({"kind": "replace", "seat": seat.index, "bot": bot})
+        seat.client, client.seat = None, None
+        if not client.host:
+            client.token_hash = None  # it named that seat only: sitting again gives a new one
+        # A full state follows the ack: a delta from a seat's view to a spectator's would
+        # patch split views (shared and private parts) that are not split alike.
+        client.shown = None
+        client.send(messages.encode({"type": "unseated", "host": client.host}))
         return events
 
     async def _act(self, client: Client, intent: dict[str, Any]) -> list[Event]:

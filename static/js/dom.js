@@ -58,6 +58,27 @@ export function fillIfChanged(el, node) {
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
+/**
+ * A yes-or-no question in a modal dialog: resolves true for `yes`. The focus starts on `no`,
+ * and Escape says no.
+ */
+export function ask({ title, text, yes, no = "Cancel" }) {
+  return new Promise((resolve) => {
+    const dialog = h("dialog", { class: "ask", "aria-labelledby": "ask-title", "aria-describedby": "ask-text" },
+      h("h2", { id: "ask-title" }, title),
+      h("p", { id: "ask-text" }, text),
+      h("div", { class: "btn-row ask__buttons" },
+        h("button", { class: "btn btn--ghost", type: "button", id: "ask-no", onclick: () => dialog.close("no") }, no),
+        h("button", { class: "btn btn--primary", type: "button", id: "ask-yes", onclick: () => dialog.close("yes") }, yes)));
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "yes");
+    });
+    document.body.appendChild(dialog);
+    dialog.showModal();
+  });
+}
+
 /** A short message at the bottom of the screen. */
 export function toast(text, { error = false, ms = 3200 } = {}) {
   let area = $(".toast-area");

@@ -11,7 +11,7 @@
 // parts: table/state.js (what the page knows, names, places, the module's hooks),
 // table/seats.js (the plates), table/log.js (log and chat), table/alerts.js (turn alerts).
 
-import { $, $$, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
+import { $, $$, ask, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
 import { forgetSeat, rememberTable, saveName, savedName, tableMemory } from "./api.js";
 import { Connection } from "./connection.js";
 import { applyDelta } from "./patch.js";
@@ -140,6 +140,13 @@ function onMessage(msg) {
       S.host = Boolean(msg.host);
       // A null token means the seat took the token this browser already holds (the host's).
       rememberTable(tableId, msg.token ? { token: msg.token, seat: msg.seat } : { seat: msg.seat });
+      break;
+    case "unseated":
+      // You gave your seat up (leave_seat): you watch now, and the seat's token is dead.
+      S.seat = null;
+      S.host = Boolean(msg.host);
+      forgetSeat(tableId);
+      toast("You left your seat: you are watching.");
       break;
     case "state": {
       S.resyncing = false;
@@ -314,6 +321,20 @@ function act(action, { keepFlash = false } = {}) {
   send(type, fields, { game: true });
 }
 
+/** Your seat given up: at once while no game is on; during a match once you say so (a bot
+ * plays it from then on, and you cannot have it back). */
+async function leaveSeat() {
+  if (!["lobby", "match_over"].includes(status())) {
+    const sure = await ask({
+      title: "Leave the match?",
+      text: "A bot plays your seat from now on, and you watch. You cannot take the seat back.",
+      yes: "Leave the match", no: "Stay",
+    });
+    if (!sure) return;
+  }
+  send("leave_seat");
+}
+
 function sitAt(seat) {
   const input = $("#sit-name");
   const name = (input.value || "").trim();
@@ -358,6 +379,13 @@ function makeCtx(prev = null) {
 
 // ---- a new state --------------------------------------------------------------------------
 
+/** A full state's new `events` are also the last lines of its `log` (all but a match's
+ * start): the ones it holds are logged once, from the log. */
+function notInLog(events, log) {
+  const tail = new Set(log.slice(-events.length).map((ev) => JSON.stringify(ev)));
+  return events.filter((ev) => !tail.has(JSON.stringify(ev)));
+}
+
 function onState(msg) {
   const prev = S.state;
   const wasMyTurn = isMyTurn();
@@ -375,7 +403,7 @@ function onState(msg) {
   S.wasLost = false;
   if (msg.events && msg.events.length) {
     const ctx = makeCtx();
-    logEvents(msg.events, ctx);
+    logEvents(msg.log ? notInLog(msg.events, msg.log) : msg.events, ctx);
     // Not only a line in the log: the player looking at the felt is told too.
     const timedOut = msg.events.find((ev) => ev.type === "auto_move" && ev.reason === "timer" && ev.seat === S.seat);
     if (timedOut && !S.inert) toast(describe(timedOut, ctx).join(""));
@@ -443,7 +471,7 @@ function render(prev = null) {
   const seatSlots = {};
   for (const pos of ALL_POSITIONS) fill($(`#pos-${pos}`));
   for (const info of state.seats) {
-    const { el, slot } = seatEl(info, ctx, { send, sitAt });
+    const { el, slot } = seatEl(info, ctx, { send, sitAt, leaveSeat });
     seatSlots[info.seat] = slot;
     $(`#pos-${positionOf(info.seat)}`).appendChild(el);
   }

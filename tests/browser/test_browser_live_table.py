@@ -15,6 +15,7 @@ from .browserkit import (
     DESKTOP,
     MOVES,
     PHONE,
+    assert_no_horizontal_overflow,
     click_if_still_there,
     create_table,
     my_turn,
@@ -234,6 +235,52 @@ def test_in_the_lobby_a_host_who_left_is_counted_down_to_the_role_passing(
     bea.wait_for_selector(".seat--me .badge--host")
     assert gone.inner_text() == "Ann left"
     assert bea.get_attribute('.seat[data-seat="0"] .dot', "aria-label") == "away"
+
+
+def test_a_player_leaves_the_seat_before_and_during_the_match(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """"Leave seat": in the lobby the seat is free at once; during the match only once the
+    player says so (a bot plays it from then on). Either way the player watches on, also
+    after a reload, and everyone's log says it once."""
+    ann = open_page(DESKTOP)
+    link = create_table(ann, server, "Ann", bots=(2, 3))
+    bea = open_page(PHONE)
+    bea.goto(link)
+    bea.fill("#sit-name", "Bea")
+    bea.click('.seat[data-seat="1"] button:text("Sit here")')
+    bea.wait_for_selector(".seat--me")
+    bea.click("#leave-seat")
+    bea.wait_for_selector(".toast:text('You left your seat: you are watching.')")
+    assert not bea.locator(".seat--me").count()
+    ann.wait_for_selector('.seat[data-seat="1"].seat--empty')
+    assert "Seat 2 is free again." in ann.inner_text("#log")
+    bea.click('.seat[data-seat="1"] button:text("Sit here")')
+    bea.wait_for_selector(".seat--me")
+    ann.wait_for_selector("#start-btn:not([disabled])")
+    ann.click("#start-btn")
+    bea.wait_for_selector("#hand .card")
+    # During the match it asks first; Escape (or Stay) keeps the seat.
+    bea.click("#leave-seat")
+    bea.wait_for_selector("dialog.ask[open]")
+    assert bea.evaluate("document.activeElement.id") == "ask-no"
+    assert_no_horizontal_overflow(bea)
+    shot(bea, "leave-seat-asks-phone")
+    bea.keyboard.press("Escape")
+    bea.wait_for_selector("dialog.ask", state="detached")
+    assert bea.locator(".seat--me").count() == 1
+    bea.click("#leave-seat")
+    bea.click("#ask-yes")
+    bea.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')
+    assert not bea.locator(".seat--me, #hand .card").count()
+    ann.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')
+    line = "A bot, Bruno, plays seat 2 from now on (its player left)."
+    for page in (ann, bea):
+        page.wait_for_selector(f"#log li:text('{line}')")
+        assert page.inner_text("#log").count(line) == 1
+    # A reload finds no seat to take back: still watching, nothing refused.
+    bea.reload()
+    bea.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')
+    assert not bea.locator(".seat--me, .toast--error").count()
 
 
 def test_a_host_who_left_alone_passes_the_role_to_the_first_to_sit(

@@ -348,6 +348,24 @@ async def test_the_table_moves_and_every_socket_follows_it_without_an_error(
         answers_once(player)
 
 
+async def test_a_relayed_player_who_left_the_seat_follows_a_move_as_a_spectator(
+    cluster: Cluster,
+) -> None:
+    """The relay forgets the seat token an ``unseated`` made worthless: the ``hello`` it
+    replays when the table moves is not refused for it."""
+    table_id, host = await cluster.create("a")
+    players = await seated(cluster, table_id, host, ["a", "b"])
+    assert (await players[1].intent({"type": "leave_seat"}))["type"] == "ack"
+    assert [f for f in players[1].frames if f["type"] == "unseated"] == [
+        {"type": "unseated", "host": False}]
+    await cluster.move(table_id, "c")
+    welcome = await players[1].expect("welcome")
+    assert welcome["seat"] is None
+    await players[1].next_state()
+    assert not errors(players[1]), players[1].frames
+    assert players[1].ws.close_code is None
+
+
 async def test_an_owner_that_vanishes_is_noticed_and_its_sockets_find_the_new_owner(
     cluster: Cluster,
 ) -> None:

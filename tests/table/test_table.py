@@ -1008,6 +1008,66 @@ async def test_a_seat_can_be_freed_only_between_games() -> None:
         await h.close()
 
 
+async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None:
+    """``leave_seat`` frees the seat before the match: the leaver watches (told first,
+    ``unseated``), a retry changes nothing, and sitting again gives a new token."""
+    h = Harness(fast_config(reconnect_grace_seconds=30))
+    try:
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        a = await h.seat(table, 0, "Ann", host)
+        b = await h.seat(table, 1, "Bob")
+        old_token = next(f["token"] for f in b[1].frames if f["type"] == "seated")
+        answer = await submit(table, *b, type="leave_seat", id="leave-1")
+        assert answer == {"type": "ack", "id": "leave-1", "v": table.version}
+        kinds = [f["type"] for f in b[1].frames]
+        assert kinds[-3:] == ["unseated", "ack", "state"]
+        assert b[1].last("unseated") == {"type": "unseated", "host": False}
+        assert b[0].seat is None and table.seats[1].kind == "empty"
+        assert a[1].last()["seats"][1]["kind"] == "empty"
+        freed = [e for e in a[1].last()["events"] if e["type"] == "seat_replaced"]
+        assert freed == [{"type": "seat_replaced", "seat": 1, "kind": None}]
+        version = table.version
+        assert await submit(table, *b, type="leave_seat", id="leave-1") == answer
+        again = await submit(table, *b, type="leave_seat")
+        assert again["type"] == "error" and again["code"] == "not_seated"
+        assert table.version == version
+        # The old token names nothing now; sitting again gives a new one.
+        refused = await h.join(table, old_token)
+        assert refused[1].last("error")["code"] == "bad_token"
+        assert (await submit(table, *b, type="sit", seat=1, name="Bob"))["type"] == "ack"
+        assert b[1].last("seated")["token"] not in (None, old_token)
+        # The host may leave too, and stays the host, watching.
+        assert (await submit(table, *a, type="leave_seat"))["type"] == "ack"
+        assert a[1].last("unseated") == {"type": "unseated", "host": True}
+        assert a[0].host and a[0].seat is None and table.seats[0].kind == "empty"
+        assert (await submit(table, *a, type="sit", seat=0, name="Ann"))["type"] == "ack"
+    finally:
+        await h.close()
+
+
+async def test_a_player_who_leaves_mid_match_is_played_by_a_bot() -> None:
+    h = Harness(fast_config(reconnect_grace_seconds=30))
+    try:
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        a = await h.seat(table, 0, "Ann", host)
+        b = await h.seat(table, 1, "Bob")
+        assert (await submit(table, *a, type="start"))["type"] == "ack"
+        assert "hand" in b[1].last()["game"]
+        assert (await submit(table, *b, type="leave_seat"))["type"] == "ack"
+        seat = a[1].last()["seats"][1]
+        assert (seat["kind"], seat["bot"]) == ("bot", table.game.stand_in_bot)
+        # Bob watches: what any spectator sees, no hand.
+        watcher = await h.join(table)
+        await settled(table, watcher[1], b[1])
+        assert b[0].seat is None and "hand" not in b[1].last()["game"]
+        assert b[1].last()["game"] == watcher[1].last()["game"]
+        # The match goes on with the bot in Bob's seat.
+        rng = random.Random(5)
+        await play_random(table, {0: a}, rng, lambda: dingo(table).game.over)
+    finally:
+        await h.close()
+
+
 def test_the_winner_rule_in_words() -> None:
     labels = ["Ann", "Bob", "Cy", "Di"]
     assert explain_winner({"scores": [7, 3, -1, 0], "winner": 0, "tie_break": None}, labels) \

@@ -7,7 +7,7 @@ import { avatar } from "../render.js";
 import { S, gameOver, hook, plainName, status, toAct } from "./state.js";
 
 /** A seat's plate: who sits there, their badges and presence, the module's part, the host's buttons. */
-export function seatEl(info, ctx, { send, sitAt }) {
+export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
   const g = S.state.game;
   const seat = info.seat;
   const isMe = seat === S.seat && S.seat !== null;
@@ -102,6 +102,14 @@ export function seatEl(info, ctx, { send, sitAt }) {
         }, "Free seat"));
       }
     }
+  }
+  if (isMe && !S.inert) {
+    actions.appendChild(h("button", {
+      class: "btn btn--ghost-dark btn--small", type: "button", id: "leave-seat", disabled: S.offline,
+      title: status() === "lobby" || status() === "match_over" ? "Give your seat up and watch"
+        : "A bot plays your seat from now on, and you watch",
+      onclick: leaveSeat,
+    }, "Leave seat"));
   }
   if (actions.childNodes.length) el.appendChild(actions);
   return { el, slot };
