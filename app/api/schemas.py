@@ -159,7 +159,6 @@ class Unseated(_Message):
     """After ``leave_seat``: this connection holds no seat now and watches."""
 
     type: Literal["unseated"]
-    host: bool
 
 
 class SeatPublic(_Message):

@@ -112,7 +112,6 @@ OPEN, FRAME, BINARY, GONE, PING = b"O", b"F", b"B", b"G", b"P"
 DATA, CLOSE, MISSING, PONG = b"D", b"C", b"M", b"Q"
 INFO, INFO_ANSWER = b"I", b"J"
 _SEATED = b'{"type":"seated"'
-_UNSEATED = b'{"type":"unseated"'
 _INTENT_ID = re.compile(r'"id"\s*:\s*"([A-Za-z0-9_-]{1,40})"')
 _DELTA = b'{"type":"delta"'
 _ANSWERS = (b'{"type":"ack"', b'{"type":"error"', _DELTA)
@@ -550,8 +549,7 @@ class Relay:
 
 class RoutedConnection(SocketConnection):
     """The browser's socket under one route's ``Client``: a close for a move is not
-    passed on (the socket follows the table), and a ``seated`` token is remembered (and an
-    ``unseated`` one forgotten)."""
+    passed on (the socket follows the table), and a ``seated`` token is remembered."""
 
     def __init__(self, websocket: WebSocket, socket: RelayedSocket) -> None:
         super().__init__(websocket)
@@ -563,8 +561,6 @@ class RoutedConnection(SocketConnection):
         socket = self.socket
         if data.startswith(_SEATED):
             socket.note_seated(data)
-        elif data.startswith(_UNSEATED):
-            socket.note_unseated(data)
         elif socket.unanswered and data.startswith(_ANSWERS) and (
                 not data.startswith(_DELTA) or b'"ack":' in data):
             socket.note_answer(data)
@@ -692,13 +688,6 @@ class RelayedSocket:
             token = orjson.loads(data)["token"]
             if isinstance(token, str):
                 self.token = token
-
-    def note_unseated(self, data: bytes) -> None:
-        """A ``leave_seat`` took this socket's seat: its token now holds nothing unless it is
-        the host's, and a ``hello`` replayed after a move must not be refused for it."""
-        with contextlib.suppress(ValueError, KeyError, TypeError):
-            if orjson.loads(data)["host"] is not True:
-                self.token = None
 
     def _replay(self) -> list[str]:
         """What a new route is sent first: the last ``hello`` (with the seat token the

@@ -200,6 +200,10 @@ class Table(TableViews, TableClock):
         #: Every event since the current game was dealt: for the bots, and the game log of
         #: a connection that joins or resyncs (``_observe``).
         self._game_events: list[Event] = []
+        #: Tokens of players who left their seats (``leave_seat``): such a token names no
+        #: seat, but still its holder, who joins with it as a spectator (a ``leave_seat``
+        #: retried after a reconnect gets its answer) and gets a new token to sit again.
+        self._retired: set[str] = set()
         #: Per seat: (the deal, how many of those events) its bot has read.
         self._bot_read: dict[int, tuple[int, int]] = {}
         self._lock = asyncio.Lock()
@@ -332,6 +336,8 @@ class Table(TableViews, TableClock):
                              "reason": entry["reason"]})]
         elif kind == "replace":
             seat = self.seats[entry["seat"]]
+            if entry.get("left") and seat.token_hash is not None:
+                self._retired.add(seat.token_hash)
             if seat.grace is not None:
                 seat.grace.cancel()
             seat.grace = seat.back_by = None
@@ -624,7 +630,7 @@ class Table(TableViews, TableClock):
                 token_hash = hash_token(token)
                 seat = next((s for s in self.seats if same_hash(s.token_hash, token_hash)), None)
                 host = same_hash(self.host_hash, token_hash)
-                if seat is None and not host:
+                if seat is None and not host and token_hash not in self._retired:
                     self._refuse(client, "bad_token", "this token holds no seat at this table")
                     return
             self._detach(client)
@@ -892,8 +898,10 @@ class Table(TableViews, TableClock):
             raise TableError("already_seated", f"you already hold seat {client.seat}")
         name = clean_name(name)
         seat = self._seat(index, "empty")
-        token = None if client.token_hash else new_token()
-        token_hash = client.token_hash or hash_token(token or "")
+        # (A token that named a seat its holder left names none again: a new one.)
+        held = client.token_hash
+        token = None if held is not None and held not in self._retired else new_token()
+        token_hash = held if token is None else hash_token(token)
         events = await self._commit({"kind": "sit", "seat": index, "name": name,
                                      "token_hash": token_hash})
         client.seat, client.token_hash = index, token_hash
@@ -908,22 +916,25 @@ class Table(TableViews, TableClock):
         return events
 
     async def _leave_seat(self, client: Client) -> list[Event]:
-        """``leave_seat``: the sender gives its seat up and watches on (still the host, if it
-        was). While no game of a match is on (the lobby, a match over) the seat is freed;
-        during a match a bot plays it from now on, as when the host gives an absent
-        player's seat away."""
+        """``leave_seat``: the sender gives its seat up and watches on. In the lobby the seat
+        is freed; once a match has started a bot plays it from now on (the stand-in, as when
+        the host gives an absent player's seat away; after the match too, so a rematch is
+        not left waiting for an empty seat). The host keeps a seat: a host who only watched
+        and then went away would leave the table with nobody to start or seat anyone."""
         if client.seat is None:
             raise TableError("not_seated", "you hold no seat")
+        if client.host:
+            raise TableError("not_now", "the host keeps a seat: make another player the "
+                                        "host first")
         seat = self.seats[client.seat]
-        bot = None if self.status in ("lobby", "match_over") else self.game.stand_in_bot
-        events = await self._commit({"kind": "replace", "seat": seat.index, "bot": bot})
+        bot = None if self.status == "lobby" else self.game.stand_in_bot
+        events = await self._commit({"kind": "replace", "seat": seat.index, "bot": bot,
+                                     "left": True})
         seat.client, client.seat = None, None
-        if not client.host:
-            client.token_hash = None  # it named that seat only: sitting again gives a new one
         # A full state follows the ack: a delta from a seat's view to a spectator's would
         # patch split views (shared and private parts) that are not split alike.
         client.shown = None
-        client.send(messages.encode({"type": "unseated", "host": client.host}))
+        client.send(messages.encode({"type": "unseated"}))
         return events
 
     async def _act(self, client: Client, intent: dict[str, Any]) -> list[Event]:

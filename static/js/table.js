@@ -142,9 +142,8 @@ function onMessage(msg) {
       rememberTable(tableId, msg.token ? { token: msg.token, seat: msg.seat } : { seat: msg.seat });
       break;
     case "unseated":
-      // You gave your seat up (leave_seat): you watch now, and the seat's token is dead.
+      // You gave your seat up (leave_seat): you watch now; the token names no seat.
       S.seat = null;
-      S.host = Boolean(msg.host);
       forgetSeat(tableId);
       toast("You left your seat: you are watching.");
       break;

@@ -239,9 +239,9 @@ def test_in_the_lobby_a_host_who_left_is_counted_down_to_the_role_passing(
 
 def test_a_player_leaves_the_seat_before_and_during_the_match(
         server: str, open_page: Callable[..., Page]) -> None:
-    """"Leave seat": in the lobby the seat is free at once; during the match only once the
-    player says so (a bot plays it from then on). Either way the player watches on, also
-    after a reload, and everyone's log says it once."""
+    """"Leave seat" (not for the host): in the lobby the seat is free at once; during the
+    match only once the player says so (a bot plays it from then on). Either way the player
+    watches on, also after a reload, and everyone's log says it once."""
     ann = open_page(DESKTOP)
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
@@ -249,6 +249,7 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     bea.fill("#sit-name", "Bea")
     bea.click('.seat[data-seat="1"] button:text("Sit here")')
     bea.wait_for_selector(".seat--me")
+    assert not ann.locator("#leave-seat").count()  # the host keeps a seat
     bea.click("#leave-seat")
     bea.wait_for_selector(".toast:text('You left your seat: you are watching.')")
     assert not bea.locator(".seat--me").count()

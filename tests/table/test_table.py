@@ -1010,7 +1010,9 @@ async def test_a_seat_can_be_freed_only_between_games() -> None:
 
 async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None:
     """``leave_seat`` frees the seat before the match: the leaver watches (told first,
-    ``unseated``), a retry changes nothing, and sitting again gives a new token."""
+    ``unseated``), a retry gets the first answer (also from a new connection with the old
+    token, which now joins as a spectator's), and sitting again gives a new token. The
+    host keeps a seat."""
     h = Harness(fast_config(reconnect_grace_seconds=30))
     try:
         table, host = await h.table(bots=((2, "random"), (3, "random")))
@@ -1021,7 +1023,7 @@ async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None
         assert answer == {"type": "ack", "id": "leave-1", "v": table.version}
         kinds = [f["type"] for f in b[1].frames]
         assert kinds[-3:] == ["unseated", "ack", "state"]
-        assert b[1].last("unseated") == {"type": "unseated", "host": False}
+        assert b[1].last("unseated") == {"type": "unseated"}
         assert b[0].seat is None and table.seats[1].kind == "empty"
         assert a[1].last()["seats"][1]["kind"] == "empty"
         freed = [e for e in a[1].last()["events"] if e["type"] == "seat_replaced"]
@@ -1030,27 +1032,31 @@ async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None
         assert await submit(table, *b, type="leave_seat", id="leave-1") == answer
         again = await submit(table, *b, type="leave_seat")
         assert again["type"] == "error" and again["code"] == "not_seated"
+        # The page dropped before it heard: back with the old token, it watches, and the
+        # retried intent gets its answer.
+        back = await h.join(table, old_token)
+        assert back[1].last("welcome")["seat"] is None
+        assert not [f for f in back[1].frames if f["type"] == "error"]
+        assert await submit(table, *back, type="leave_seat", id="leave-1") == answer
         assert table.version == version
-        # The old token names nothing now; sitting again gives a new one.
-        refused = await h.join(table, old_token)
-        assert refused[1].last("error")["code"] == "bad_token"
-        assert (await submit(table, *b, type="sit", seat=1, name="Bob"))["type"] == "ack"
-        assert b[1].last("seated")["token"] not in (None, old_token)
-        # The host may leave too, and stays the host, watching.
-        assert (await submit(table, *a, type="leave_seat"))["type"] == "ack"
-        assert a[1].last("unseated") == {"type": "unseated", "host": True}
-        assert a[0].host and a[0].seat is None and table.seats[0].kind == "empty"
-        assert (await submit(table, *a, type="sit", seat=0, name="Ann"))["type"] == "ack"
+        assert (await submit(table, *back, type="sit", seat=1, name="Bob"))["type"] == "ack"
+        assert back[1].last("seated")["token"] not in (None, old_token)
+        # The host keeps a seat.
+        kept = await submit(table, *a, type="leave_seat")
+        assert kept["type"] == "error" and kept["code"] == "not_now"
+        assert table.seats[0].kind == "human" and a[0].seat == 0
     finally:
         await h.close()
 
 
-async def test_a_player_who_leaves_mid_match_is_played_by_a_bot() -> None:
+async def test_a_player_who_leaves_a_match_is_played_by_a_bot() -> None:
+    """During the match and after it (a rematch would wait for an empty seat)."""
     h = Harness(fast_config(reconnect_grace_seconds=30))
     try:
-        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        table, host = await h.table(bots=((3, "random"),))
         a = await h.seat(table, 0, "Ann", host)
         b = await h.seat(table, 1, "Bob")
+        c = await h.seat(table, 2, "Cy")
         assert (await submit(table, *a, type="start"))["type"] == "ack"
         assert "hand" in b[1].last()["game"]
         assert (await submit(table, *b, type="leave_seat"))["type"] == "ack"
@@ -1061,9 +1067,13 @@ async def test_a_player_who_leaves_mid_match_is_played_by_a_bot() -> None:
         await settled(table, watcher[1], b[1])
         assert b[0].seat is None and "hand" not in b[1].last()["game"]
         assert b[1].last()["game"] == watcher[1].last()["game"]
-        # The match goes on with the bot in Bob's seat.
+        # The match goes on with the bot in Bob's seat; after it Cy leaves too.
         rng = random.Random(5)
-        await play_random(table, {0: a}, rng, lambda: dingo(table).game.over)
+        await play_random(table, {0: a, 2: c}, rng, lambda: table.status == "match_over")
+        assert (await submit(table, *c, type="leave_seat"))["type"] == "ack"
+        assert table.seats[2].kind == "bot"
+        assert (await submit(table, *a, type="rematch"))["type"] == "ack"
+        await wait_until(lambda: table.status == "playing")
     finally:
         await h.close()
 

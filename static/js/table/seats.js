@@ -103,7 +103,8 @@ export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
       }
     }
   }
-  if (isMe && !S.inert) {
+  // (The host keeps a seat: the role is handed over first, "Make host".)
+  if (isMe && !S.inert && !info.host) {
     actions.appendChild(h("button", {
       class: "btn btn--ghost-dark btn--small", type: "button", id: "leave-seat", disabled: S.offline,
       title: status() === "lobby" || status() === "match_over" ? "Give your seat up and watch"
