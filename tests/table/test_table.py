@@ -1039,9 +1039,20 @@ async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None
         assert not [f for f in back[1].frames if f["type"] == "error"]
         assert await submit(table, *back, type="leave_seat", id="leave-1") == answer
         assert table.version == version
+        # So does a table restored from its log (a restart, another process).
+        table.shut(1012, "restart")
+        stored = StoredTable(table.id, table.options.to_dict(), table.created_at,
+                             list(h.store.entries(table.id)))
+        table = await Table.restore(stored, h.store, fast_config(reconnect_grace_seconds=30))
+        h.manager.tables[table.id] = table
+        back = await h.join(table, old_token)
+        assert back[1].last("welcome")["seat"] is None
+        assert await submit(table, *back, type="leave_seat", id="leave-1") == answer
+        assert table.version == version
         assert (await submit(table, *back, type="sit", seat=1, name="Bob"))["type"] == "ack"
         assert back[1].last("seated")["token"] not in (None, old_token)
         # The host keeps a seat.
+        a = await h.join(table, host)
         kept = await submit(table, *a, type="leave_seat")
         assert kept["type"] == "error" and kept["code"] == "not_now"
         assert table.seats[0].kind == "human" and a[0].seat == 0
