@@ -130,7 +130,6 @@ function onMessage(msg) {
       // way, and this page may come from a process not updated yet. Carry on: the next
       // reconnect, once that process is gone, tells again.)
       S.build = msg.build || S.build;
-      S.welcomed = true;
       S.seat = msg.seat;
       S.host = Boolean(msg.host);
       S.welcomeHost = S.host;
@@ -243,8 +242,10 @@ function readable(text) {
 }
 
 function onError(msg) {
-  if (msg.code === "bad_token" && !S.welcomed) {
-    // The token this browser kept no longer matches a seat: carry on as a spectator.
+  if (msg.code === "bad_token") {
+    // The token this browser kept no longer matches a seat (the host freed it while this
+    // page was away, even after it had joined once): carry on as a spectator.
+    S.seat = null;
     forgetSeat(tableId);
     rememberTable(tableId, { host_token: null });
     conn.send({ type: "hello", token: null });

@@ -249,6 +249,28 @@ def test_offline_every_move_is_disabled_and_back_online_they_work(
     assert page.locator(".toast--error").count() == 0
 
 
+def test_a_seat_freed_while_the_page_was_away_leaves_it_watching(
+        steady_server: str, open_page: Callable[..., Page]) -> None:
+    """Bea's connection drops; the host frees her seat meanwhile. Her page comes back with a
+    token that names no seat: it watches on, and says why (it had joined before)."""
+    ann = open_page(DESKTOP)
+    link = create_table(ann, steady_server, "Ann", bots=(2, 3))
+    bea = open_page(PHONE)
+    net = Network(bea)
+    bea.goto(link)
+    bea.fill("#sit-name", "Bea")
+    bea.click('.seat[data-seat="1"] button:text("Sit here")')
+    bea.wait_for_selector(".seat--me")
+    net.cut("refuse")
+    ann.click('.seat[data-seat="1"] button:text("Free seat")')
+    ann.wait_for_selector('.seat[data-seat="1"].seat--empty')
+    back_online(bea, net)
+    bea.wait_for_selector(".toast:text('Your saved seat is no longer valid; you are watching.')")
+    bea.wait_for_selector('.seat[data-seat="1"].seat--empty')
+    assert not bea.locator(".seat--me").count()
+    bea.wait_for_selector('.seat[data-seat="1"] button:text("Sit here")')
+
+
 @pytest.mark.parametrize(("game", "lost"), [("dingo", "up"), ("dingo", "down"),
                                           ("divide", "up")])
 def test_a_move_sent_just_before_the_drop_is_made_once_after_the_reconnect(

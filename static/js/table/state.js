@@ -14,7 +14,6 @@ export const ALL_POSITIONS = ["bottom", "left", "top", "right"];
 export const S = {
   seat: null,        // my seat, or null when watching
   host: false,
-  welcomed: false,
   state: null,       // the last `state` message, patched by every `delta` since
   resyncing: false,  // a `sync` was sent after a gap: deltas wait for its answer
   pending: null,     // {id, v} of a game intent awaiting its answer
