@@ -87,6 +87,14 @@ def create_table(page: Page, base: str, name: str, *, games: int = 1,
     return page.input_value("#lobby .link-box input")
 
 
+def sit_down(page: Page, link: str, name: str, seat: int) -> None:
+    """Open a table's link and sit at ``seat`` as ``name`` (as a friend given the link)."""
+    page.goto(link)
+    page.fill("#sit-name", name)
+    page.click(f'.seat[data-seat="{seat}"] button:text("Sit here")')
+    page.wait_for_selector(".seat--me")
+
+
 def go_to_table(page: Page) -> None:
     """After creating: the creator is at the table, seated (creating goes straight there)."""
     page.wait_for_selector(".seat--me")

@@ -21,6 +21,7 @@ from .browserkit import (
     my_turn,
     play_match,
     shot,
+    sit_down,
     take_turn,
 )
 
@@ -98,10 +99,7 @@ def test_a_dropped_player_is_counted_down_and_the_host_role_passes(
     ann = ann_context.new_page()
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
-    bea.goto(link)
-    bea.fill("#sit-name", "Bea")
-    bea.click('.seat[data-seat="1"] button:text("Sit here")')
-    bea.wait_for_selector(".seat--me")
+    sit_down(bea, link, "Bea", 1)
     ann.wait_for_selector("#start-btn:not([disabled])")
     ann.click("#start-btn")
     bea.wait_for_selector("#hand .card")
@@ -139,10 +137,7 @@ def test_once_the_match_is_over_a_player_who_left_is_only_said_to_have_left(
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea_context = browser.new_context(viewport=PHONE)
     bea = bea_context.new_page()
-    bea.goto(link)
-    bea.fill("#sit-name", "Bea")
-    bea.click('.seat[data-seat="1"] button:text("Sit here")')
-    bea.wait_for_selector(".seat--me")
+    sit_down(bea, link, "Bea", 1)
     ann.click("#start-btn")
     bea.wait_for_selector("#hand .card")
     bea_context.close()
@@ -180,10 +175,7 @@ def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(
     cy_context = browser.new_context(viewport=DESKTOP)
     try:
         for page, name, seat in ((bea, "Bea", 1), (cy_context.new_page(), "Cy", 2)):
-            page.goto(link)
-            page.fill("#sit-name", name)
-            page.click(f'.seat[data-seat="{seat}"] button:text("Sit here")')
-            page.wait_for_selector(".seat--me")
+            sit_down(page, link, name, seat)
         ann.wait_for_selector('.seat[data-seat="2"] .seat__name:text("Cy")')
         assert bea.locator("button:text('Make host'), #start-btn").count() == 0
 
@@ -221,10 +213,7 @@ def test_in_the_lobby_a_host_who_left_is_counted_down_to_the_role_passing(
     ann_context = browser.new_context(viewport=DESKTOP)
     link = create_table(ann_context.new_page(), server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
-    bea.goto(link)
-    bea.fill("#sit-name", "Bea")
-    bea.click('.seat[data-seat="1"] button:text("Sit here")')
-    bea.wait_for_selector(".seat--me")
+    sit_down(bea, link, "Bea", 1)
     ann_context.close()
     gone = bea.locator('.seat[data-seat="0"] .seat__gone')
     gone.wait_for()
@@ -245,10 +234,7 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     ann = open_page(DESKTOP)
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
-    bea.goto(link)
-    bea.fill("#sit-name", "Bea")
-    bea.click('.seat[data-seat="1"] button:text("Sit here")')
-    bea.wait_for_selector(".seat--me")
+    sit_down(bea, link, "Bea", 1)
     assert not ann.locator("#leave-seat").count()  # the host keeps a seat
     bea.click("#leave-seat")
     bea.wait_for_selector(".toast:text('You left your seat: you are watching.')")

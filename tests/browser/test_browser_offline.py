@@ -23,7 +23,7 @@ import pytest
 
 from app.site import client_build
 
-from .browserkit import DESKTOP, PHONE, app_server, create_table, shot
+from .browserkit import DESKTOP, PHONE, app_server, create_table, shot, sit_down
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
@@ -257,10 +257,7 @@ def test_a_seat_freed_while_the_page_was_away_leaves_it_watching(
     link = create_table(ann, steady_server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
     net = Network(bea)
-    bea.goto(link)
-    bea.fill("#sit-name", "Bea")
-    bea.click('.seat[data-seat="1"] button:text("Sit here")')
-    bea.wait_for_selector(".seat--me")
+    sit_down(bea, link, "Bea", 1)
     net.cut("refuse")
     ann.click('.seat[data-seat="1"] button:text("Free seat")')
     ann.wait_for_selector('.seat[data-seat="1"].seat--empty')

@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .browserkit import create_table, go_to_table, hand, my_turn, shot, shown_cards, take_turn
+from .browserkit import (
+    create_table,
+    go_to_table,
+    hand,
+    my_turn,
+    shot,
+    shown_cards,
+    sit_down,
+    take_turn,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, WebSocketRoute
@@ -29,10 +38,7 @@ def seat_two_people(server: str, open_page: Callable[..., Page]) -> tuple[Page, 
     link = create_table(ann, server, "Ann", bots=(2, 3))
     go_to_table(ann)
     bea = open_page()
-    bea.goto(link)
-    bea.fill("#sit-name", "Bea")
-    bea.click('.seat[data-seat="1"] button:text("Sit here")')
-    bea.wait_for_selector(".seat--me")
+    sit_down(bea, link, "Bea", 1)
     return ann, bea, link
 
 
