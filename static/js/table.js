@@ -321,10 +321,10 @@ function act(action, { keepFlash = false } = {}) {
   send(type, fields, { game: true });
 }
 
-/** Your seat given up: at once while no game is on; during a match once you say so (a bot
- * plays it from then on, and you cannot have it back). */
+/** Your seat given up: at once in the lobby; once a match has started (also after it) only
+ * once you say so (a bot plays it from then on, and you cannot have it back). */
 async function leaveSeat() {
-  if (!["lobby", "match_over"].includes(status())) {
+  if (status() !== "lobby") {
     const sure = await ask({
       title: "Leave the match?",
       text: "A bot plays your seat from now on, and you watch. You cannot take the seat back.",
