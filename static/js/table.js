@@ -549,7 +549,10 @@ function renderGame(ctx, seatSlots, prev) {
     const same = `[data-card="${key}"], [data-key="${key}"]`;
     const kept = key !== null ? handEl.querySelector(same) || actionsEl.querySelector(same) : null;
     const move = myTurn && (document.activeElement === document.body || focused) ? handEl.querySelector(".card--legal, .move") : null;
-    const turnStarts = prev !== null && myTurn && !isMyTurn(prev);
+    // Your turn starts, or a new decision is put to you at once (the last to act in one
+    // hunt is the first in the next): a card focused for the last one may not be legal.
+    const turnStarts = prev !== null && myTurn && (!isMyTurn(prev)
+      || JSON.stringify(prev.game.legal) !== JSON.stringify(state.game.legal));
     const target = kept && !(turnStarts && move && !kept.matches(".card--legal, .move")) ? kept : move;
     if (target) target.focus({ preventScroll: true });
   }
