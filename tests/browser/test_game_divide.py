@@ -394,6 +394,8 @@ def test_results_and_scoreboard(harness: Callable[..., Page], views: dict[str, A
 # ---- whole matches on the real table page ------------------------------------------------
 
 LIVE_SECONDS = 180.0
+#: The lines the table page's log keeps (LOG_LIMIT in static/js/table/log.js).
+LOG_LIMIT = 300
 MOVES = "#hand button.move.card--legal:not([aria-disabled])"
 
 #: What the page shows while the other seat's card is face down and this seat's is not:
@@ -573,7 +575,8 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
     assert any(line.startswith("You have committed the ") for line in log), log
     assert any(re.search(r"(, you win|, Bruno · bot wins)\.$", line) for line in log), log
-    assert "You sat down in seat 1." in log, log
+    # (A long match, draws and all, may have pushed the first lines out: the log keeps 300.)
+    assert "You sat down in seat 1." in log or len(log) == LOG_LIMIT, log
     assert not any("Ann" in line for line in log), log
     # So does the prompt below the results: "you won it" (or the bot's name), as the
     # winner's line above it says "You win the match!"; someone watching reads names.
