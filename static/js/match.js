@@ -6,7 +6,7 @@
 import { $, h, fill, formatSpan, plural } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardName } from "./cards.js";
-import { avatar, botBadge, counted, readerSeat, seatNames, youBadge } from "./render.js";
+import { avatar, botBadge, readerSeat, seatNames, youBadge } from "./render.js";
 import { signed } from "./words.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -95,6 +95,8 @@ function renderGeneric(m) {
   const name = (seat) => names[seat];
   const me = readerSeat(m.table_id, m.players);
   const seats = m.players.map((p) => p.seat);
+  // What a seat's number counts, in words: "7 game points".
+  const standingOf = (s) => plural(m.standing[s], m.standing_unit.one, m.standing_unit.other);
   // A game's result in the server's words; a result without them shows its per-seat
   // numbers (Divide and Conquer: battles won), named by their key.
   const resultText = (g) => {
@@ -116,7 +118,7 @@ function renderGeneric(m) {
     h("div", {},
       h("p", { class: "winner-panel__title" }, drawn ? "The match is a draw" : `${wonBy(m.winner, me, name)} the match`),
       h("p", { class: "muted", id: "standing-line" },
-        seats.map((s) => `${name(s)} ${counted(m.standing[s], m.standing_unit)}`).join(" · ")),
+        seats.map((s) => `${name(s)} ${standingOf(s)}`).join(" · ")),
       m.rule ? h("p", { class: "muted match-rule", id: "match-rule" }, `Rule: ${m.rule}`) : null));
 
   const headRow = h("tr", {}, h("th", {}, "Game"), h("th", {}, "Winner"), h("th", {}, "Result"),
@@ -131,7 +133,7 @@ function renderGeneric(m) {
   const foot = h("tr", { class: "total" }, h("td", { colspan: "4" },
     h("span", {}, "Standing: "),
     seats.map((s) => h("span", { class: ["standing", s === m.winner && "win"] },
-      avatar(name(s), s), ` ${name(s)} ${counted(m.standing[s], m.standing_unit)}`))));
+      avatar(name(s), s), ` ${name(s)} ${standingOf(s)}`))));
   const players = h("ul", { class: "players players--match" },
     m.players.map((p) => h("li", { class: ["player", p.seat === m.winner && "player--winner"] },
       avatar(p.name, p.seat), h("span", { class: "player__name" }, name(p.seat)),

@@ -49,12 +49,6 @@ export function nameHead(ctx, seat, attrs = {}) {
   }, h("span", { class: "name-head" }, ctx.name(seat)));
 }
 
-/** A recorded match's standing in words: "3 games", "102 points" (`unit` is the API's
- * `standing_unit`). */
-export function counted(n, unit) {
-  return `${n} ${n === 1 ? unit.one : unit.other}`;
-}
-
 /** A seat's initial in a coloured circle, the same colour for a seat on every page. */
 export function avatar(name, seat) {
   const letter = (name || "?").trim().charAt(0).toUpperCase() || "?";
