@@ -235,6 +235,11 @@ const FRIENDLY_ERRORS = {
   service_unavailable: "The table is out of reach for a moment; trying again…",
 };
 
+/** Refusals that say more for one kind of intent: "<intent type> <code>". */
+const FRIENDLY_REFUSALS = {
+  "leave_seat stale_version": "The table changed before you left (the match may have started): you keep your seat.",
+};
+
 /** Card codes in a server message ("AS is not in your hand") as card names ("A♠"). */
 function readable(text) {
   const words = String(text || "").replace(/\b([2-9TJQKA])([CDHS])\b/g, (_, r, su) => `${r === "T" ? "10" : r}${{ C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" }[su]}`);
@@ -260,8 +265,10 @@ function onError(msg) {
     toast("The table is out of reach for a moment: your move goes out again as soon as it is back.");
     return;
   }
+  const sent = S.outbox.get(msg.id);
   answered(msg.id);
-  toast(FRIENDLY_ERRORS[msg.code] || (msg.message ? `${readable(msg.message)}.` : "That was refused."), { error: true });
+  const words = (sent && FRIENDLY_REFUSALS[`${sent.type} ${msg.code}`]) || FRIENDLY_ERRORS[msg.code];
+  toast(words || (msg.message ? `${readable(msg.message)}.` : "That was refused."), { error: true });
   render();
 }
 
@@ -322,17 +329,20 @@ function act(action, { keepFlash = false } = {}) {
 }
 
 /** Your seat given up: at once in the lobby; once a match has started (also after it) only
- * once you say so (a bot plays it from then on, and you cannot have it back). */
+ * once you say so (a bot plays it from then on, and you cannot have it back). A leave from
+ * the lobby carries its version: should the host start the match before it arrives, it is
+ * refused (stale), not turned into a seat given to a bot for good. */
 async function leaveSeat() {
-  if (status() !== "lobby") {
-    const sure = await ask({
-      title: "Leave the match?",
-      text: "A bot plays your seat from now on, and you watch. You cannot take the seat back.",
-      yes: "Leave the match", no: "Stay",
-    });
-    if (!sure) return;
+  if (status() === "lobby") {
+    send("leave_seat", { v: S.state.v });
+    return;
   }
-  send("leave_seat");
+  const sure = await ask({
+    title: "Leave the match?",
+    text: "A bot plays your seat from now on, and you watch. You cannot take the seat back.",
+    yes: "Leave the match", no: "Stay",
+  });
+  if (sure) send("leave_seat");
 }
 
 function sitAt(seat) {

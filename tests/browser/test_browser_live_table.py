@@ -26,7 +26,7 @@ from .browserkit import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, WebSocketRoute
 
 pytestmark = pytest.mark.browser
 
@@ -268,6 +268,48 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     bea.reload()
     bea.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')
     assert not bea.locator(".seat--me, .toast--error").count()
+
+
+def test_a_leave_from_the_lobby_that_crosses_the_start_keeps_the_seat(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """Bea clicks "Leave seat" in the lobby as Ann starts the match, and Ann's start arrives
+    first: Bea meant to free a lobby seat, not to give a match seat to a bot for good, so
+    she keeps it, is told why, and may leave again (the match's way: it asks)."""
+    ann = open_page(DESKTOP)
+    link = create_table(ann, server, "Ann", bots=(2, 3))
+    bea = open_page(PHONE)
+    held: list[Callable[[], None]] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            if '"leave_seat"' in str(message):
+                held.append(lambda: to_server.send(message))
+            else:
+                to_server.send(message)
+
+        ws.on_message(up)
+        to_server.on_message(ws.send)
+
+    bea.route_web_socket(re.compile(r"/ws/"), route)
+    sit_down(bea, link, "Bea", 1)
+    bea.click("#leave-seat")
+    for _ in range(100):  # (the route hears it while Playwright waits)
+        if held:
+            break
+        bea.wait_for_timeout(50)
+    assert len(held) == 1
+    ann.click("#start-btn:not([disabled])")
+    bea.wait_for_selector("#hand .card")
+    held.pop()()
+    bea.wait_for_selector(".toast--error:text('The table changed before you left')")
+    assert bea.locator(".seat--me").count() == 1
+    ann.wait_for_selector("#hand .card")
+    assert ann.locator('.seat[data-seat="1"] .seat__name:text-is("Bea")').count() == 1
+    assert "plays seat 2 from now on" not in ann.inner_text("#log")
+    bea.click("#leave-seat")
+    bea.wait_for_selector("dialog.ask[open]")
 
 
 def test_a_host_who_left_alone_passes_the_role_to_the_first_to_sit(

@@ -1060,6 +1060,28 @@ async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None
         await h.close()
 
 
+async def test_a_leave_sent_from_the_lobby_is_refused_once_the_match_has_started() -> None:
+    """A page in the lobby sends ``leave_seat`` with its version: if the host started the
+    match meanwhile, the leave is refused and the player keeps the seat (it meant to free a
+    lobby seat, not to hand a match seat to a bot for good)."""
+    h = Harness(fast_config(reconnect_grace_seconds=30))
+    try:
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        a = await h.seat(table, 0, "Ann", host)
+        b = await h.seat(table, 1, "Bob")
+        seen = table.version
+        assert (await submit(table, *a, type="start"))["type"] == "ack"
+        refused = await submit(table, *b, type="leave_seat", v=seen)
+        assert refused["type"] == "error" and refused["code"] == "stale_version"
+        assert table.seats[1].kind == "human" and b[0].seat == 1
+        assert "hand" in b[1].last()["game"]
+        # Sent as things stand, it is the leave it says.
+        assert (await submit(table, *b, type="leave_seat", v=table.version))["type"] == "ack"
+        assert table.seats[1].kind == "bot"
+    finally:
+        await h.close()
+
+
 async def test_a_player_who_leaves_a_match_is_played_by_a_bot() -> None:
     """During the match and after it (a rematch would wait for an empty seat)."""
     h = Harness(fast_config(reconnect_grace_seconds=30))
