@@ -204,6 +204,11 @@ class Table(TableViews, TableClock):
         #: seat, but still its holder, who joins with it as a spectator (a ``leave_seat``
         #: retried after a reconnect gets its answer) and gets a new token to sit again.
         self._retired: set[str] = set()
+        #: A host who holds no seat (a table made through the API and not sat at): the
+        #: grace timer that runs while no connection of its is here, and whether it ran
+        #: out (``_host_away``).
+        self._host_grace: asyncio.TimerHandle | None = None
+        self._seatless_host_gone = False
         #: Per seat: (the deal, how many of those events) its bot has read.
         self._bot_read: dict[int, tuple[int, int]] = {}
         self._lock = asyncio.Lock()
@@ -247,6 +252,7 @@ class Table(TableViews, TableClock):
                 seat.grace = loop.call_later(config.reconnect_grace_seconds,
                                              table._spawn_grace, seat.index)
                 seat.back_by = time.time() + config.reconnect_grace_seconds
+        table._watch_seatless_host()
         if table.match is not None and table.match.over and not table.info_recorded:
             # The crash came between the last action and the match record: record it now.
             async with table._lock:
@@ -330,6 +336,7 @@ class Table(TableViews, TableClock):
         elif kind == "host":
             seat = self.seats[entry["seat"]]
             self.host_hash = seat.token_hash
+            self._seatless_host_gone = False
             for client in self.clients:
                 client.host = same_hash(self.host_hash, client.token_hash)
             events = [Event({"type": "host_changed", "seat": seat.index,
@@ -611,6 +618,7 @@ class Table(TableViews, TableClock):
         """The first entry of a new table: who its host is (by token hash)."""
         async with self._lock:
             await self._commit({"kind": "open", "host_hash": hash_token(host_token)})
+            self._watch_seatless_host()
 
     # -- connections --------------------------------------------------------------
 
@@ -650,6 +658,8 @@ class Table(TableViews, TableClock):
                 seat.client = client
                 seat.away = False
                 seat.back_by = None
+            if host:
+                self._host_back()
             client.send(messages.encode({"type": "welcome", "table_id": self.id,
                                          "seat": client.seat, "host": host, "v": self.version,
                                          "build": self.config.client_build}))
@@ -682,8 +692,11 @@ class Table(TableViews, TableClock):
         if not self.clients:
             self.idle_since = time.monotonic()
         seat = self.seats[client.seat] if client.seat is not None else None
+        was_host = client.host
         client.seat, client.host, client.token_hash, client.joined = None, False, None, False
         client.shown = None
+        if was_host:
+            self._watch_seatless_host()
         if seat is None or seat.client is not client:
             return False
         seat.client = None
@@ -704,6 +717,37 @@ class Table(TableViews, TableClock):
                 return
             seat.away = True
             await self._pass_host_and_announce()
+
+    def _watch_seatless_host(self) -> None:
+        """A host who holds no seat gets a seat's grace period once no connection of its is
+        here; past it the role passes (``_pass_host``): else the table would wait for good
+        for a host who may never come back to start it or seat anyone."""
+        if (self.closed or self._host_grace is not None or self.host_hash is None
+                or self._host_seat() is not None or any(c.host for c in self.clients)):
+            return
+        self._host_grace = asyncio.get_running_loop().call_later(
+            self.config.reconnect_grace_seconds,
+            lambda: self._spawn(self._seatless_host_grace_over()))
+
+    def _host_back(self) -> None:
+        if self._host_grace is not None:
+            self._host_grace.cancel()
+            self._host_grace = None
+        self._seatless_host_gone = False
+
+    async def _seatless_host_grace_over(self) -> None:
+        async with self._lock:
+            self._host_grace = None
+            if self.closed or self._host_seat() is not None or any(
+                    c.host for c in self.clients):
+                return
+            self._seatless_host_gone = True
+            await self._pass_host_and_announce()
+
+    def _host_away(self) -> bool:
+        """The host is gone past its grace period: from its seat, or holding none."""
+        host = self._host_seat()
+        return host.away if host is not None else self._seatless_host_gone
 
     async def _host_after_sit(self) -> None:
         """Someone sat while the host was away and nobody was here to take the role."""
@@ -727,11 +771,10 @@ class Table(TableViews, TableClock):
     async def _pass_host(self) -> list[Event]:
         """A host gone past the grace period hands the role to the longest-seated present human.
 
-        Called under the lock when a seat's grace ends, when a player comes back and
-        when someone sits down.
+        Called under the lock when a seat's (or a seatless host's) grace ends, when a
+        player comes back and when someone sits down.
         """
-        host = self._host_seat()
-        if host is None or not host.away:
+        if not self._host_away():
             return []
         heirs = sorted((s for s in self.seats if s.present), key=lambda s: s.sat_at)
         if not heirs:
@@ -908,8 +951,7 @@ class Table(TableViews, TableClock):
         seat.client = client
         client.send(messages.encode({"type": "seated", "seat": index, "token": token,
                                      "host": client.host}))
-        host = self._host_seat()
-        if host is not None and host.away:
+        if self._host_away():
             # The host left when nobody else was here: the first to sit takes the role
             # (once this intent is answered, as its own log entry), or the table would wait.
             self._spawn(self._host_after_sit())
@@ -997,6 +1039,8 @@ class Table(TableViews, TableClock):
         for seat in self.seats:
             if seat.grace is not None:
                 seat.grace.cancel()
+        if self._host_grace is not None:
+            self._host_grace.cancel()
         current = asyncio.current_task()
         for task in list(self._tasks):
             if task is not current:

@@ -988,6 +988,58 @@ async def test_the_first_to_sit_after_a_lone_host_left_is_host() -> None:
         await h.close()
 
 
+async def test_a_host_without_a_seat_who_is_gone_passes_the_role_on() -> None:
+    """A host who never sat (a table made through the API) has a seat's grace period too:
+    gone past it, the role passes to the longest-seated player here, or to the first to sit
+    when nobody is; back within it, the host keeps the role. The same after a restart, when
+    nobody is connected at all."""
+    h = Harness(fast_config(reconnect_grace_seconds=0.05))
+    try:
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        watching = await h.join(table, host)
+        assert watching[0].host and watching[0].seat is None
+        b = await h.seat(table, 1, "Bob")
+        await table.leave(watching[0])
+        back = await h.join(table, host)  # within the grace: still the host
+        await asyncio.sleep(0.1)
+        assert back[0].host and not b[0].host
+        await table.leave(back[0])
+        await wait_until(lambda: any(e["type"] == "host_changed"
+                                     for f in b[1].states() for e in f["events"]))
+        assert b[0].host
+        changed = [e for f in b[1].states() for e in f["events"] if e["type"] == "host_changed"]
+        assert changed == [{"type": "host_changed", "seat": 1, "reason": "away"}]
+        assert (await submit(table, *b, type="sit", seat=0, name="x"))["code"] == (
+            "already_seated")
+        gone = await h.join(table, host)
+        assert gone[1].last("error")["code"] == "bad_token"
+
+        # Nobody seated when the grace runs out: the first to sit takes the role.
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        watching = await h.join(table, host)
+        await table.leave(watching[0])
+        await wait_until(lambda: table._seatless_host_gone)
+        c = await h.seat(table, 0, "Cy")
+        await wait_until(lambda: c[0].host)
+        assert (await submit(table, *c, type="add_bot", seat=1, kind="random"))["type"] == "ack"
+        assert (await submit(table, *c, type="start"))["type"] == "ack"
+
+        # A restart, nobody back: the first to sit after the grace is the host.
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        watching = await h.join(table, host)
+        await table.leave(watching[0])
+        table.shut(1012, "restart")
+        stored = StoredTable(table.id, table.options.to_dict(), table.created_at,
+                             list(h.store.entries(table.id)))
+        table = await Table.restore(stored, h.store, fast_config(reconnect_grace_seconds=0.05))
+        h.manager.tables[table.id] = table
+        await wait_until(lambda: table._seatless_host_gone)
+        d = await h.seat(table, 1, "Di")
+        await wait_until(lambda: d[0].host)
+    finally:
+        await h.close()
+
+
 async def test_a_seat_can_be_freed_only_between_games() -> None:
     h = Harness(fast_config(reconnect_grace_seconds=30))
     try:
