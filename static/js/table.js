@@ -337,7 +337,11 @@ async function leaveSeat() {
     send("leave_seat", { v: S.state.v });
     return;
   }
-  const sure = await ask({
+  const sure = await ask(status() === "match_over" ? {
+    title: "Leave the table?",
+    text: "A bot takes your seat for a rematch, and you watch. You cannot take the seat back.",
+    yes: "Leave the table", no: "Stay",
+  } : {
     title: "Leave the match?",
     text: "A bot plays your seat from now on, and you watch. You cannot take the seat back.",
     yes: "Leave the match", no: "Stay",

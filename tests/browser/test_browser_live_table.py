@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -268,6 +269,39 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     bea.reload()
     bea.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')
     assert not bea.locator(".seat--me, .toast--error").count()
+
+
+def test_a_player_who_leaves_after_the_match_leaves_a_bot_for_the_rematch(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """Once the match is over, "Leave seat" (on the plate, under the results) asks in the
+    after-match words (the seat goes to a bot for a rematch); the host's rematch then starts
+    at once with the bot in it."""
+    ann = open_page(DESKTOP)
+    link = create_table(ann, server, "Ann", bots=(2, 3))
+    bea = open_page(PHONE)
+    sit_down(bea, link, "Bea", 1)
+    ann.click("#start-btn:not([disabled])")
+    rng = random.Random(3)
+    deadline = time.monotonic() + 120
+    while not (ann.locator("#rematch-btn").count() and bea.locator("#rematch-btn").count()):
+        assert time.monotonic() < deadline, "the match did not end in time"
+        for page in (ann, bea):
+            if my_turn(page) and take_turn(page, rng):
+                page.wait_for_selector("#hand:not(.hand--busy)")
+        ann.wait_for_timeout(20)
+    bea.click("#hide-results")  # (on a phone the results cover the plate)
+    bea.click("#leave-seat")
+    bea.wait_for_selector("dialog.ask[open]")
+    assert bea.inner_text("dialog.ask h2") == "Leave the table?"
+    assert "A bot takes your seat for a rematch" in bea.inner_text("dialog.ask")
+    assert_no_horizontal_overflow(bea)
+    shot(bea, "leave-after-the-match-phone")
+    bea.click("#ask-yes")
+    ann.wait_for_selector('.seat[data-seat="1"].seat--bot')
+    assert not bea.locator(".seat--me, #rematch-btn").count()
+    ann.click("#rematch-btn")
+    ann.wait_for_selector("#hand .card")
+    bea.wait_for_selector('#log li:text("Rematch! Match 2 begins.")')
 
 
 def test_a_leave_from_the_lobby_that_crosses_the_start_keeps_the_seat(
