@@ -107,8 +107,8 @@ export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
   if (isMe && !S.inert && !info.host) {
     actions.appendChild(h("button", {
       class: "btn btn--ghost-dark btn--small", type: "button", id: "leave-seat", disabled: S.offline,
-      title: status() === "lobby" ? "Give your seat up and watch"
-        : "A bot plays your seat from now on, and you watch",
+      title: { lobby: "Give your seat up and watch", match_over: "A bot takes your seat for a rematch, and you watch" }[status()]
+        || "A bot plays your seat from now on, and you watch",
       onclick: leaveSeat,
     }, "Leave seat"));
   }
