@@ -88,6 +88,10 @@ CLOSE_RESTART = 1012
 PING_INTERVAL = 0.5
 #: A peer not heard from for this long is gone.
 SILENT_AFTER = 2.0
+#: A gone peer with no sockets or sessions here is forgotten after this long (every
+#: restart of a process is a new peer): far past any lease it held (``LEASE_SECONDS`` is
+#: 60 s at most), so no table's lease can still name it.
+FORGET_AFTER = 600.0
 #: Bytes waiting for one destination before the owner's senders wait (their ``Client``
 #: queues fill meanwhile, so a stuck path cuts its clients off, as a slow socket does).
 MAX_PENDING_BYTES = 1 << 20
@@ -530,21 +534,29 @@ class Relay:
     async def _sweep(self) -> None:
         while True:
             await asyncio.sleep(PING_INTERVAL)
-            now = time.monotonic()
-            for owner, sids in list(self.by_owner.items()):
-                if not sids:
-                    del self.by_owner[owner]
-                    continue
-                self.ping(owner)
-                if now - self.heard.get(owner, now) > SILENT_AFTER:
-                    log.warning("relay: owner process %s is silent", owner)
-                    self._owner_gone(owner)
-            for holder, sids in list(self.by_holder.items()):
-                if not sids:
-                    del self.by_holder[holder]
-                elif now - self.heard.get(holder, now) > SILENT_AFTER:
-                    log.warning("relay: holder process %s is silent", holder)
-                    self._holder_gone(holder)
+            self._sweep_once(time.monotonic())
+
+    def _sweep_once(self, now: float) -> None:
+        """Ping the owners relayed to; let silent peers go; forget long-gone ones."""
+        for owner, sids in list(self.by_owner.items()):
+            if not sids:
+                del self.by_owner[owner]
+                continue
+            self.ping(owner)
+            if now - self.heard.get(owner, now) > SILENT_AFTER:
+                log.warning("relay: owner process %s is silent", owner)
+                self._owner_gone(owner)
+        for holder, sids in list(self.by_holder.items()):
+            if not sids:
+                del self.by_holder[holder]
+            elif now - self.heard.get(holder, now) > SILENT_AFTER:
+                log.warning("relay: holder process %s is silent", holder)
+                self._holder_gone(holder)
+        for peer in [p for p, at in self.heard.items() if now - at > FORGET_AFTER
+                     and p not in self.by_owner and p not in self.by_holder]:
+            del self.heard[peer]
+            self.gone.discard(peer)
+            self._back.pop(peer, None)
 
 
 class RoutedConnection(SocketConnection):

@@ -39,6 +39,7 @@ from app.cluster import relay as relay_module
 from app.cluster.relay import (
     CLOSE_MOVED,
     DATA,
+    FORGET_AFTER,
     FRAME,
     Relay,
     decode_batch,
@@ -383,6 +384,15 @@ async def test_an_owner_that_vanishes_is_noticed_and_its_sockets_find_the_new_ow
     assert over(players[0].state)
     for player in players:
         answers_once(player)
+    # Long after, the dead process is forgotten (each restart is a new peer): nothing
+    # is kept of it, and the live peers are kept.
+    relay = cluster.relays["b"]
+    dead, live = f"{cluster.prefix}a", f"{cluster.prefix}c"
+    assert dead in relay.gone and dead in relay.heard and live in relay.heard
+    relay.heard[dead] -= FORGET_AFTER
+    relay._sweep_once(time.monotonic())
+    assert dead not in relay.gone and dead not in relay.heard and dead not in relay._back
+    assert live in relay.heard and live not in relay.gone
 
 
 async def test_sockets_of_a_vanished_owner_locate_again_when_its_lease_runs_out(
