@@ -42,7 +42,8 @@ export const postJSON = (url, body) => request("POST", url, body ?? {});
 // ---- local memory: your name, and your seat token per table -------------------
 
 const NAME_KEY = "dingo.name";
-const tableKey = (id) => `dingo.table.${id}`;
+const TABLE_PREFIX = "dingo.table.";
+const tableKey = (id) => `${TABLE_PREFIX}${id}`;
 
 export function savedName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
@@ -52,13 +53,14 @@ export function saveName(name) {
   try { localStorage.setItem(NAME_KEY, name); } catch { /* private mode: not remembered */ }
 }
 
-/** What this browser holds for a table: {token, seat, name, host_token?} or null. */
+/** What this browser holds for a table: {token, seat, name, host_token?, at} or null
+ * (`at`: when it was last remembered, in ms, for "Your tables" on the home page). */
 export function tableMemory(id) {
   try { return JSON.parse(localStorage.getItem(tableKey(id)) || "null"); } catch { return null; }
 }
 
 export function rememberTable(id, data) {
-  const merged = { ...(tableMemory(id) || {}), ...data };
+  const merged = { ...(tableMemory(id) || {}), ...data, at: Date.now() };
   try { localStorage.setItem(tableKey(id), JSON.stringify(merged)); } catch { /* not kept */ }
   return merged;
 }
@@ -69,6 +71,26 @@ export function forgetSeat(id) {
   delete mem.token;
   delete mem.seat;
   try { localStorage.setItem(tableKey(id), JSON.stringify(mem)); } catch { /* not kept */ }
+}
+
+export function forgetTable(id) {
+  try { localStorage.removeItem(tableKey(id)); } catch { /* nothing kept */ }
+}
+
+/** The tables this browser holds a seat or the host role at ({id, ...memory}), the one
+ * visited last first. */
+export function heldTables() {
+  const held = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(TABLE_PREFIX)) continue;
+      const id = key.slice(TABLE_PREFIX.length);
+      const mem = tableMemory(id);
+      if (mem && (mem.token || mem.host_token)) held.push({ ...mem, id });
+    }
+  } catch { /* storage unreadable: none */ }
+  return held.sort((a, b) => (b.at || 0) - (a.at || 0));
 }
 
 /** The table id in a pasted link or code ("https://x/t/abc", "/t/abc", "abc"). */

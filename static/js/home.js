@@ -5,9 +5,12 @@
 // defined once, on the server. An older server without /api/games gets Dingo's form and
 // the create body of that time.
 
-import { $, h, fill } from "./dom.js";
+import { $, h, fill, plural } from "./dom.js";
 import { cardEl } from "./cards.js";
-import { ApiError, getJSON, postJSON, rememberTable, saveName, savedName, tableIdFrom } from "./api.js";
+import {
+  ApiError, forgetSeat, forgetTable, getJSON, heldTables, postJSON, rememberTable, saveName, savedName,
+  tableIdFrom,
+} from "./api.js";
 
 const TIMER_CHOICES = [[0, "No limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]];
 const DEFAULT_TIMER = 30;
@@ -317,6 +320,62 @@ async function onJoin(event) {
   }
 }
 
+// ---- your tables ---------------------------------------------------------------------------
+
+/** How many of the tables visited last are asked after (each is one request). */
+const HELD_ASKED = 6;
+
+/**
+ * "Your tables": the open tables this browser holds a seat (or the host role) at, the one
+ * visited last first, each with a way back: for whoever closed the tab or lost the link.
+ * A table that is gone (404) is forgotten, as is a seat given to a bot or freed meanwhile;
+ * a table that cannot be asked now is left out this time.
+ */
+async function drawYourTables() {
+  const held = heldTables().slice(0, HELD_ASKED);
+  const asked = await Promise.all(held.map(async (mem) => {
+    try {
+      return { mem, table: await getJSON(`/api/tables/${encodeURIComponent(mem.id)}`) };
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) forgetTable(mem.id);
+      return null;
+    }
+  }));
+  const rows = [];
+  for (const { mem, table } of asked.filter(Boolean)) {
+    const seat = Number.isInteger(mem.seat) ? table.seats[mem.seat] : null;
+    if (seat && seat.kind !== "human") {
+      forgetSeat(mem.id);  // the seat is no longer this browser's
+      if (!mem.host_token) continue;
+    }
+    rows.push(heldRow(table, seat && seat.kind === "human" ? seat : null));
+  }
+  fill($("#held-list"), rows);
+  $("#your-tables").hidden = !rows.length;
+}
+
+/** One table of "Your tables": its game, how it stands, who you are, who else is there. */
+function heldRow(table, mine) {
+  const others = table.seats.filter((s) => s !== mine && s.kind !== "empty")
+    .map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name));
+  const free = table.seats.filter((s) => s.kind === "empty").length;
+  const standing = {
+    lobby: free ? `Waiting for players: ${plural(free, "seat")} free`
+      : mine && mine.host ? "Every seat is taken: you can start" : "Waiting for the host to start",
+    playing: "Match under way",
+    between_games: "Between games",
+    match_over: "Match over",
+  }[table.status] || "";
+  const you = mine ? `You are ${mine.name}, seat ${mine.seat + 1}` : "You are the host";
+  return h("li", { class: "held", "data-table": table.table_id },
+    h("div", { class: "held__what" },
+      h("div", { class: "held__head" },
+        h("span", { class: "badge badge--game" }, table.title || table.game),
+        h("strong", {}, standing)),
+      h("span", {}, others.length ? [`${you}, with `, ...listed(others), "."] : `${you}.`)),
+    h("a", { class: "btn btn--primary btn--small", href: table.url || `/t/${table.table_id}` }, "Back to the table"));
+}
+
 async function drawForm() {
   F.games = await loadGames();
   F.game = F.games[0];
@@ -332,3 +391,4 @@ $("#seat-picks").addEventListener("change", onSeatPick);
 $("#create-form").addEventListener("submit", onCreate);
 $("#join-form").addEventListener("submit", onJoin);
 drawForm();
+drawYourTables();

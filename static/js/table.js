@@ -130,6 +130,7 @@ function onMessage(msg) {
       // way, and this page may come from a process not updated yet. Carry on: the next
       // reconnect, once that process is gone, tells again.)
       S.build = msg.build || S.build;
+      if (msg.seat !== null || msg.host) rememberTable(tableId, {});  // visited now ("Your tables")
       S.seat = msg.seat;
       S.host = Boolean(msg.host);
       S.welcomeHost = S.host;

@@ -10,7 +10,17 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .browserkit import create_table, go_to_table, my_turn, shot, take_turn
+from .browserkit import (
+    DESKTOP,
+    PHONE,
+    assert_no_horizontal_overflow,
+    create_table,
+    go_to_table,
+    my_turn,
+    shot,
+    sit_down,
+    take_turn,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -72,3 +82,51 @@ def test_the_host_seats_bots_and_a_friend_then_starts(
     assert label == f"{fan} discarded"
     assert host.locator("#log li:has-text('discarded') .cardname").count() >= 1
     shot(host, "open-discards")
+
+
+def test_the_home_page_leads_back_to_the_tables_this_browser_sits_at(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """Closed the tab, lost the link: the home page lists the open tables this browser holds
+    a seat at, the one visited last first, each with a way back to the seat. A table only
+    watched is not listed, a table that is gone is forgotten, a seat given up drops out."""
+    ann = open_page(PHONE)
+    ann.goto(f"{server}/")
+    ann.wait_for_selector("#create-form[data-ready]")
+    assert ann.locator("#your-tables").is_hidden()
+    first = create_table(ann, server, "Ann", bots=(1, 2, 3))
+    bea = open_page(DESKTOP)
+    second = create_table(bea, server, "Bea", bots=(2, 3))
+    watched = create_table(bea, server, "Bea", bots=(1,), game="mate")
+    sit_down(ann, second, "Ann", 1)
+    ann.goto(watched)
+    ann.wait_for_selector('.seat[data-seat="0"]')
+    ann.evaluate("localStorage.setItem('dingo.table.gone', "
+                 "JSON.stringify({token: 'x', seat: 0, at: Date.now()}))")
+    ann.goto(f"{server}/")
+    rows = ann.locator("#held-list .held")
+    rows.nth(1).wait_for()
+    assert rows.count() == 2
+    assert [rows.nth(i).get_attribute("data-table") for i in range(2)] == [
+        second.rsplit("/", 1)[-1], first.rsplit("/", 1)[-1]]
+    assert rows.nth(0).inner_text().split("\n") == [
+        "Dingo", "Waiting for the host to start",
+        "You are Ann, seat 2, with Bea, Cleo (bot), and Dov (bot).", "Back to the table"]
+    assert rows.nth(1).inner_text().split("\n")[1:3] == [
+        "Every seat is taken: you can start",
+        "You are Ann, seat 1, with Bruno (bot), Cleo (bot), and Dov (bot)."]
+    assert ann.evaluate("localStorage.getItem('dingo.table.gone')") is None
+    assert_no_horizontal_overflow(ann)
+    shot(ann, "your-tables-phone")
+    # Back to the first table: at the seat, and the host.
+    rows.nth(1).locator("a:text('Back to the table')").click()
+    ann.wait_for_url(first)
+    ann.wait_for_selector('.seat--me[data-seat="0"]')
+    assert ann.is_enabled("#start-btn")
+    # Ann gives up her seat at Bea's table: it is no longer hers to go back to.
+    ann.goto(second)
+    ann.click("#leave-seat")
+    ann.wait_for_selector('.seat[data-seat="1"].seat--empty')
+    ann.goto(f"{server}/")
+    ann.wait_for_selector("#held-list .held")
+    assert [rows.nth(i).get_attribute("data-table") for i in range(rows.count())] == [
+        first.rsplit("/", 1)[-1]]
