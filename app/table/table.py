@@ -58,7 +58,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -246,12 +246,9 @@ class Table(TableViews, TableClock):
         table.on_moved = on_moved
         for entry in stored.entries:
             table._fold(int(entry["seq"]), entry)
-        loop = asyncio.get_running_loop()
         for seat in table.seats:
             if seat.human:
-                seat.grace = loop.call_later(config.reconnect_grace_seconds,
-                                             table._spawn_grace, seat.index)
-                seat.back_by = time.time() + config.reconnect_grace_seconds
+                table._start_grace(seat)
         table._watch_seatless_host()
         if table.match is not None and table.match.over and not table.info_recorded:
             # The crash came between the last action and the match record: record it now.
@@ -701,17 +698,33 @@ class Table(TableViews, TableClock):
             return False
         seat.client = None
         if not self.closed:
-            seat.grace = asyncio.get_running_loop().call_later(
-                self.config.reconnect_grace_seconds, self._spawn_grace, seat.index)
-            seat.back_by = time.time() + self.config.reconnect_grace_seconds
+            self._start_grace(seat)
         return True
 
-    def _spawn_grace(self, seat: int) -> None:
-        self._spawn(self._grace_over(seat))
+    def _later(self, make: Callable[[asyncio.TimerHandle], Coroutine[Any, Any, None]]
+               ) -> asyncio.TimerHandle:
+        """A grace timer: in ``reconnect_grace_seconds``, ``make(its handle)`` runs as a task.
 
-    async def _grace_over(self, index: int) -> None:
+        The task waits for the lock, and meanwhile the player may come back and go again
+        (a new timer): told its own handle, a task whose timer is no longer the current
+        one does nothing, instead of ending the new grace period at once."""
+        handle: asyncio.TimerHandle
+
+        def fire() -> None:
+            self._spawn(make(handle))
+
+        handle = asyncio.get_running_loop().call_later(self.config.reconnect_grace_seconds, fire)
+        return handle
+
+    def _start_grace(self, seat: Seat) -> None:
+        seat.grace = self._later(lambda handle: self._grace_over(seat.index, handle))
+        seat.back_by = time.time() + self.config.reconnect_grace_seconds
+
+    async def _grace_over(self, index: int, handle: asyncio.TimerHandle) -> None:
         async with self._lock:
             seat = self.seats[index]
+            if seat.grace is not handle:
+                return  # the player came back meanwhile (and may have gone again)
             seat.grace = seat.back_by = None
             if self.closed or not seat.human or seat.client is not None or seat.away:
                 return
@@ -725,9 +738,7 @@ class Table(TableViews, TableClock):
         if (self.closed or self._host_grace is not None or self.host_hash is None
                 or self._host_seat() is not None or any(c.host for c in self.clients)):
             return
-        self._host_grace = asyncio.get_running_loop().call_later(
-            self.config.reconnect_grace_seconds,
-            lambda: self._spawn(self._seatless_host_grace_over()))
+        self._host_grace = self._later(self._seatless_host_grace_over)
 
     def _host_back(self) -> None:
         if self._host_grace is not None:
@@ -735,8 +746,10 @@ class Table(TableViews, TableClock):
             self._host_grace = None
         self._seatless_host_gone = False
 
-    async def _seatless_host_grace_over(self) -> None:
+    async def _seatless_host_grace_over(self, handle: asyncio.TimerHandle) -> None:
         async with self._lock:
+            if self._host_grace is not handle:
+                return  # the host came back meanwhile (and may have gone again)
             self._host_grace = None
             if self.closed or self._host_seat() is not None or any(
                     c.host for c in self.clients):

@@ -993,7 +993,7 @@ async def test_a_host_without_a_seat_who_is_gone_passes_the_role_on() -> None:
     gone past it, the role passes to the longest-seated player here, or to the first to sit
     when nobody is; back within it, the host keeps the role. The same after a restart, when
     nobody is connected at all."""
-    h = Harness(fast_config(reconnect_grace_seconds=0.05))
+    h = Harness(fast_config(reconnect_grace_seconds=0.3))
     try:
         table, host = await h.table(bots=((2, "random"), (3, "random")))
         watching = await h.join(table, host)
@@ -1001,7 +1001,7 @@ async def test_a_host_without_a_seat_who_is_gone_passes_the_role_on() -> None:
         b = await h.seat(table, 1, "Bob")
         await table.leave(watching[0])
         back = await h.join(table, host)  # within the grace: still the host
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.4)
         assert back[0].host and not b[0].host
         await table.leave(back[0])
         await wait_until(lambda: any(e["type"] == "host_changed"
@@ -1031,11 +1031,44 @@ async def test_a_host_without_a_seat_who_is_gone_passes_the_role_on() -> None:
         table.shut(1012, "restart")
         stored = StoredTable(table.id, table.options.to_dict(), table.created_at,
                              list(h.store.entries(table.id)))
-        table = await Table.restore(stored, h.store, fast_config(reconnect_grace_seconds=0.05))
+        table = await Table.restore(stored, h.store, fast_config(reconnect_grace_seconds=0.3))
         h.manager.tables[table.id] = table
         await wait_until(lambda: table._seatless_host_gone)
         d = await h.seat(table, 1, "Di")
         await wait_until(lambda: d[0].host)
+    finally:
+        await h.close()
+
+
+async def test_a_grace_that_ran_out_as_its_player_came_back_and_went_again_starts_anew(
+) -> None:
+    """A grace timer fires while the table is busy; before its turn comes, the player comes
+    back and goes again (a new grace period). The old timer's turn ends nothing: the seat is
+    not played by a bot, nor the host role passed, until the new period is over."""
+    h = Harness(fast_config(reconnect_grace_seconds=0.5))
+    try:
+        table, host = await h.table(bots=((3, "random"),))
+        watching = await h.join(table, host)  # a host who holds no seat
+        b = await h.seat(table, 1, "Bob")
+        c = await h.seat(table, 2, "Cy")
+        bob_token = next(f["token"] for f in b[1].frames if f["type"] == "seated")
+        await table.leave(watching[0])
+        await table.leave(b[0])
+        await table._lock.acquire()
+        again = []
+        for token in (host, bob_token):
+            client = Client(FakeConn(h.order))
+            h.clients.append(client)
+            again += [asyncio.create_task(table.join(client, token)),
+                      asyncio.create_task(table.leave(client))]
+        await asyncio.sleep(0.6)  # both old timers fire and wait for the lock
+        table._lock.release()
+        await asyncio.gather(*again)
+        await asyncio.sleep(0.05)
+        assert not table.seats[1].away and not table._seatless_host_gone
+        assert table.seats[1].grace is not None and table._host_grace is not None
+        # The new periods run out: a bot plays for Bob, and Cy (here) is the host.
+        await wait_until(lambda: table.seats[1].away and c[0].host)
     finally:
         await h.close()
 
