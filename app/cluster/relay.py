@@ -287,12 +287,14 @@ class Relay:
         back = self._back.get(peer)
         if back is None:
             back = self._back[peer] = asyncio.Event()
+            self.heard.setdefault(peer, time.monotonic())  # (forgotten in time: _sweep_once)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(back.wait(), timeout)
 
     def _owner_gone(self, owner: str) -> None:
         """The owner stopped answering: every socket relayed to it locates its table again."""
         self.gone.add(owner)
+        self.heard.setdefault(owner, time.monotonic())  # (forgotten in time: _sweep_once)
         for sid in self.by_owner.pop(owner, set()):
             socket = self.sockets.get(sid)
             if socket is not None:

@@ -389,9 +389,14 @@ async def test_an_owner_that_vanishes_is_noticed_and_its_sockets_find_the_new_ow
     relay = cluster.relays["b"]
     dead, live = f"{cluster.prefix}a", f"{cluster.prefix}c"
     assert dead in relay.gone and dead in relay.heard and live in relay.heard
-    relay.heard[dead] -= FORGET_AFTER
+    ghost = f"{cluster.prefix}never-heard"  # PUBLISH found nobody: gone, never heard from
+    relay._unreachable(ghost)
+    await relay.hear_from(ghost, 0.01)
+    for peer in (dead, ghost):
+        relay.heard[peer] -= FORGET_AFTER
     relay._sweep_once(time.monotonic())
-    assert dead not in relay.gone and dead not in relay.heard and dead not in relay._back
+    for peer in (dead, ghost):
+        assert peer not in relay.gone and peer not in relay.heard and peer not in relay._back
     assert live in relay.heard and live not in relay.gone
 
 
