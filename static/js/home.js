@@ -9,7 +9,7 @@ import { $, h, fill, plural } from "./dom.js";
 import { cardEl } from "./cards.js";
 import {
   ApiError, forgetSeat, forgetTable, getJSON, heldTables, postJSON, rememberTable, saveName, savedName,
-  tableIdFrom,
+  tableIdFrom, tableMemory,
 } from "./api.js";
 
 const TIMER_CHOICES = [[0, "No limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]];
@@ -344,14 +344,21 @@ async function drawYourTables() {
   const rows = [];
   for (const { mem, table } of asked.filter(Boolean)) {
     const seat = Number.isInteger(mem.seat) ? table.seats[mem.seat] : null;
-    if (seat && seat.kind !== "human") {
-      forgetSeat(mem.id);  // the seat is no longer this browser's
-      if (!mem.host_token) continue;
-    }
-    rows.push(heldRow(table, seat && seat.kind === "human" ? seat : null));
+    if (seat && seat.kind !== "human") forgetIfStill(mem);
+    // (A seat freed and taken by someone else is theirs: the name tells, mostly.)
+    const mine = seat && seat.kind === "human" && (!mem.name || seat.name === mem.name) ? seat : null;
+    // A host who never sat holds the role while no seat does (the role passes to a seat).
+    const hosting = Boolean(mem.host_token) && !mine && !table.seats.some((s) => s.host);
+    if (mine || hosting) rows.push(heldRow(table, mine));
   }
   fill($("#held-list"), rows);
   $("#your-tables").hidden = !rows.length;
+}
+
+/** Forget the seat remembered in ``mem``, unless another tab sat down meanwhile. */
+function forgetIfStill(mem) {
+  const now = tableMemory(mem.id);
+  if (now && now.token === mem.token && now.seat === mem.seat) forgetSeat(mem.id);
 }
 
 /** One table of "Your tables": its game, how it stands, who you are, who else is there. */
@@ -361,7 +368,7 @@ function heldRow(table, mine) {
   const free = table.seats.filter((s) => s.kind === "empty").length;
   const standing = {
     lobby: free ? `Waiting for players: ${plural(free, "seat")} free`
-      : mine && mine.host ? "Every seat is taken: you can start" : "Waiting for the host to start",
+      : !mine || mine.host ? "Every seat is taken: you can start" : "Waiting for the host to start",
     playing: "Match under way",
     between_games: "Between games",
     match_over: "Match over",

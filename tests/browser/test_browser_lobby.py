@@ -88,7 +88,7 @@ def test_the_home_page_leads_back_to_the_tables_this_browser_sits_at(
         server: str, open_page: Callable[..., Page]) -> None:
     """Closed the tab, lost the link: the home page lists the open tables this browser holds
     a seat at, the one visited last first, each with a way back to the seat. A table only
-    watched is not listed, a table that is gone is forgotten, a seat given up drops out."""
+    watched is not listed, a table that is gone is forgotten, a seat freed meanwhile too."""
     ann = open_page(PHONE)
     ann.goto(f"{server}/")
     ann.wait_for_selector("#create-form[data-ready]")
@@ -98,6 +98,7 @@ def test_the_home_page_leads_back_to_the_tables_this_browser_sits_at(
     second = create_table(bea, server, "Bea", bots=(2, 3))
     watched = create_table(bea, server, "Bea", bots=(1,), game="mate")
     sit_down(ann, second, "Ann", 1)
+    first_id, second_id = (link.rsplit("/", 1)[-1] for link in (first, second))
     ann.goto(watched)
     ann.wait_for_selector('.seat[data-seat="0"]')
     ann.evaluate("localStorage.setItem('dingo.table.gone', "
@@ -106,8 +107,7 @@ def test_the_home_page_leads_back_to_the_tables_this_browser_sits_at(
     rows = ann.locator("#held-list .held")
     rows.nth(1).wait_for()
     assert rows.count() == 2
-    assert [rows.nth(i).get_attribute("data-table") for i in range(2)] == [
-        second.rsplit("/", 1)[-1], first.rsplit("/", 1)[-1]]
+    assert [rows.nth(i).get_attribute("data-table") for i in range(2)] == [second_id, first_id]
     assert rows.nth(0).inner_text().split("\n") == [
         "Dingo", "Waiting for the host to start",
         "You are Ann, seat 2, with Bea, Cleo (bot), and Dov (bot).", "Back to the table"]
@@ -122,11 +122,13 @@ def test_the_home_page_leads_back_to_the_tables_this_browser_sits_at(
     ann.wait_for_url(first)
     ann.wait_for_selector('.seat--me[data-seat="0"]')
     assert ann.is_enabled("#start-btn")
-    # Ann gives up her seat at Bea's table: it is no longer hers to go back to.
-    ann.goto(second)
-    ann.click("#leave-seat")
-    ann.wait_for_selector('.seat[data-seat="1"].seat--empty')
+    # Bea frees Ann's seat at her table while Ann is away: it is no longer Ann's to go
+    # back to, and her browser forgets it.
+    bea.goto(second)
+    bea.click('.seat[data-seat="1"] button:text("Free seat")')
+    bea.wait_for_selector('.seat[data-seat="1"].seat--empty')
     ann.goto(f"{server}/")
     ann.wait_for_selector("#held-list .held")
-    assert [rows.nth(i).get_attribute("data-table") for i in range(rows.count())] == [
-        first.rsplit("/", 1)[-1]]
+    assert [rows.nth(i).get_attribute("data-table") for i in range(rows.count())] == [first_id]
+    kept = ann.evaluate(f"JSON.parse(localStorage.getItem('dingo.table.{second_id}'))")
+    assert "token" not in kept and kept["name"] == "Ann"
