@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ import pytest
 from serverkit import free_port
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, WebSocketRoute
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -85,6 +86,42 @@ def create_table(page: Page, base: str, name: str, *, games: int = 1,
     page.wait_for_url("**/t/*")
     page.wait_for_selector(".seat--me")
     return page.input_value("#lobby .link-box input")
+
+
+class HeldIntents:
+    """The page's socket goes through the test, and its messages that contain ``marker``
+    are held on their way to the server while ``holding`` (an intent that crosses another
+    seat's), until ``release()``."""
+
+    def __init__(self, page: Page, marker: str, *, holding: bool = True) -> None:
+        self.page, self.marker, self.holding = page, marker, holding
+        self.held: list[Callable[[], None]] = []
+        page.route_web_socket(re.compile(r"/ws/"), self._route)
+
+    def _route(self, ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            if self.holding and self.marker in str(message):
+                self.held.append(lambda: to_server.send(message))
+            else:
+                to_server.send(message)
+
+        ws.on_message(up)
+        to_server.on_message(ws.send)
+
+    def wait(self) -> None:
+        """Until one message is held (the route hears it while Playwright waits)."""
+        deadline = time.monotonic() + 5
+        while not self.held:
+            assert time.monotonic() < deadline, f"no {self.marker} was sent"
+            self.page.wait_for_timeout(20)
+
+    def release(self) -> None:
+        """Send what is held, and hold nothing from now on."""
+        self.holding = False
+        while self.held:
+            self.held.pop(0)()
 
 
 def sit_down(page: Page, link: str, name: str, seat: int) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -23,13 +22,14 @@ from .browserkit import (
     DESKTOP,
     PHONE,
     SETTLED,
+    HeldIntents,
     assert_no_horizontal_overflow,
     create_table,
     shot,
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page, Request, Route, WebSocketRoute
+    from playwright.sync_api import Page, Request, Route
 
 #: Any move a game module offers: its legal moves are buttons with class `move`.
 MOVES = ("#hand .move:not([aria-disabled]):not([disabled]), #actions .move:not([disabled]), "
@@ -227,22 +227,7 @@ def test_a_move_on_its_way_keeps_the_hand_busy_until_its_answer(
     not offered again (a second commit would be refused as stale); once hers arrives, the
     battle is fought and the next one offers her cards, with no error."""
     ann = open_page(PHONE)
-    held: list[Callable[[], None]] = []
-    holding = {"on": False}
-
-    def route(ws: WebSocketRoute) -> None:
-        to_server = ws.connect_to_server()
-
-        def up(message: str | bytes) -> None:
-            if holding["on"] and '"commit"' in str(message):
-                held.append(lambda: to_server.send(message))
-            else:
-                to_server.send(message)
-
-        ws.on_message(up)
-        to_server.on_message(ws.send)
-
-    ann.route_web_socket(re.compile(r".*/ws/.*"), route)
+    commits = HeldIntents(ann, '"commit"', holding=False)
     link = create_table(ann, server, "Ann", game="divide", bots=())
     bea = open_page(PHONE)
     bea.goto(link)
@@ -250,16 +235,15 @@ def test_a_move_on_its_way_keeps_the_hand_busy_until_its_answer(
     bea.click('.seat[data-seat="1"] button:text("Sit here")')
     ann.click("#start-btn:not([disabled])")
     bea.wait_for_selector(MOVES)
-    holding["on"] = True
+    commits.holding = True
     ann.click(MOVES)
     ann.wait_for_selector("#hand.hand--busy")
-    assert held, "Ann's commit is held on its way"
+    commits.wait()
     bea.click(MOVES)
     ann.wait_for_selector(".seat[data-seat='1'] .badge:text('card down')")
     assert ann.locator(MOVES).count() == 0, "Ann's cards are offered again"
     assert ann.locator("#hand.hand--busy").count() == 1
-    holding["on"] = False
-    held.pop()()
+    commits.release()
     ann.wait_for_function("document.querySelector('#log').textContent.includes('Battle 1:')")
     ann.wait_for_selector(MOVES)
     assert ann.locator(".toast--error").count() == 0

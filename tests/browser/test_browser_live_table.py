@@ -16,6 +16,7 @@ from .browserkit import (
     DESKTOP,
     MOVES,
     PHONE,
+    HeldIntents,
     assert_no_horizontal_overflow,
     click_if_still_there,
     create_table,
@@ -27,7 +28,7 @@ from .browserkit import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, WebSocketRoute
+    from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
@@ -312,31 +313,13 @@ def test_a_leave_from_the_lobby_that_crosses_the_start_keeps_the_seat(
     ann = open_page(DESKTOP)
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
-    held: list[Callable[[], None]] = []
-
-    def route(ws: WebSocketRoute) -> None:
-        to_server = ws.connect_to_server()
-
-        def up(message: str | bytes) -> None:
-            if '"leave_seat"' in str(message):
-                held.append(lambda: to_server.send(message))
-            else:
-                to_server.send(message)
-
-        ws.on_message(up)
-        to_server.on_message(ws.send)
-
-    bea.route_web_socket(re.compile(r"/ws/"), route)
+    leaves = HeldIntents(bea, '"leave_seat"')
     sit_down(bea, link, "Bea", 1)
     bea.click("#leave-seat")
-    for _ in range(100):  # (the route hears it while Playwright waits)
-        if held:
-            break
-        bea.wait_for_timeout(50)
-    assert len(held) == 1
+    leaves.wait()
     ann.click("#start-btn:not([disabled])")
     bea.wait_for_selector("#hand .card")
-    held.pop()()
+    leaves.release()
     bea.wait_for_selector(".toast--error:text('The table changed before you left')")
     assert bea.locator(".seat--me").count() == 1
     ann.wait_for_selector("#hand .card")
