@@ -268,6 +268,12 @@ function onError(msg) {
   }
   const sent = S.outbox.get(msg.id);
   answered(msg.id);
+  if (sent && sent.type === "leave_seat" && msg.code === "stale_version" && status() === "lobby"
+      && S.seat !== null && S.state.v !== sent.v) {
+    // Someone sat down or a bot came meanwhile, and it is still the lobby: leave as it is now.
+    send("leave_seat", { v: S.state.v });
+    return;
+  }
   const words = (sent && FRIENDLY_REFUSALS[`${sent.type} ${msg.code}`]) || FRIENDLY_ERRORS[msg.code];
   toast(words || (msg.message ? `${readable(msg.message)}.` : "That was refused."), { error: true });
   render();
@@ -332,7 +338,8 @@ function act(action, { keepFlash = false } = {}) {
 /** Your seat given up: at once in the lobby; once a match has started (also after it) only
  * once you say so (a bot plays it from then on, and you cannot have it back). A leave from
  * the lobby carries its version: should the host start the match before it arrives, it is
- * refused (stale), not turned into a seat given to a bot for good. */
+ * refused (stale), not turned into a seat given to a bot for good (refused because the
+ * lobby changed otherwise, it goes again: onError). */
 async function leaveSeat() {
   if (status() === "lobby") {
     send("leave_seat", { v: S.state.v });

@@ -309,12 +309,25 @@ def test_a_leave_from_the_lobby_that_crosses_the_start_keeps_the_seat(
         server: str, open_page: Callable[..., Page]) -> None:
     """Bea clicks "Leave seat" in the lobby as Ann starts the match, and Ann's start arrives
     first: Bea meant to free a lobby seat, not to give a match seat to a bot for good, so
-    she keeps it, is told why, and may leave again (the match's way: it asks)."""
+    she keeps it, is told why, and may leave again (the match's way: it asks). A leave that
+    crosses another change of the lobby (a bot removed) goes again by itself."""
     ann = open_page(DESKTOP)
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
     leaves = HeldIntents(bea, '"leave_seat"')
     sit_down(bea, link, "Bea", 1)
+    bea.click("#leave-seat")
+    leaves.wait()
+    ann.click('.seat[data-seat="3"] button:text("Remove bot")')
+    ann.wait_for_selector('.seat[data-seat="3"].seat--empty')
+    leaves.release()
+    ann.wait_for_selector('.seat[data-seat="1"].seat--empty')
+    bea.wait_for_selector(".toast:text('You left your seat: you are watching.')")
+    assert not bea.locator(".toast--error").count()
+    bea.click('.seat[data-seat="1"] button:text("Sit here")')
+    bea.wait_for_selector(".seat--me")
+    ann.click('.seat[data-seat="3"] button:text("Add bot")')
+    leaves.holding = True
     bea.click("#leave-seat")
     leaves.wait()
     ann.click("#start-btn:not([disabled])")
