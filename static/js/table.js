@@ -238,7 +238,7 @@ const FRIENDLY_ERRORS = {
 
 /** Refusals that say more for one kind of intent: "<intent type> <code>". */
 const FRIENDLY_REFUSALS = {
-  "leave_seat stale_version": "The table changed before you left (the match may have started): you keep your seat.",
+  "leave_seat stale_version": "The match started before you left: you keep your seat.",
 };
 
 /** Card codes in a server message ("AS is not in your hand") as card names ("A♠"). */

@@ -333,7 +333,7 @@ def test_a_leave_from_the_lobby_that_crosses_the_start_keeps_the_seat(
     ann.click("#start-btn:not([disabled])")
     bea.wait_for_selector("#hand .card")
     leaves.release()
-    bea.wait_for_selector(".toast--error:text('The table changed before you left')")
+    bea.wait_for_selector(".toast--error:text('The match started before you left')")
     assert bea.locator(".seat--me").count() == 1
     ann.wait_for_selector("#hand .card")
     assert ann.locator('.seat[data-seat="1"] .seat__name:text-is("Bea")').count() == 1
