@@ -593,14 +593,29 @@ function toggleResults(show) {
   if (show) $("#overlay button, #overlay a")?.focus();
 }
 
+/** The table's link to send: copy it, or (where the browser can, as phones do) hand it to
+ * the system's share sheet (a chat app, a text message). */
 function shareBox() {
   const link = `${location.origin}/t/${tableId}`;
   const input = h("input", { type: "text", readonly: true, value: link, "aria-label": "Table link" });
-  return h("div", { class: "link-box" }, input,
+  const box = h("div", { class: "link-box" }, input,
     h("button", {
       class: "btn btn--small", type: "button",
       onclick: async () => toast((await copyText(link)) ? "Link copied." : "Copy failed: select the link and copy it."),
     }, "Copy"));
+  if (typeof navigator.share === "function") {
+    box.appendChild(h("button", { class: "btn btn--small", type: "button", id: "share-link", onclick: () => shareLink(link) }, "Share"));
+  }
+  return box;
+}
+
+async function shareLink(url) {
+  try {
+    await navigator.share({ title: `${gameTitle()} · Dingo Online`, text: `Come and play ${gameTitle()} with me:`, url });
+  } catch (e) {
+    // Closing the share sheet is no failure.
+    if (!e || e.name !== "AbortError") toast("Sharing did not work: copy the link instead.", { error: true });
+  }
 }
 
 function lobbyPanel() {

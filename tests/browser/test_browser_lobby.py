@@ -132,3 +132,34 @@ def test_the_home_page_leads_back_to_the_tables_this_browser_sits_at(
     assert [rows.nth(i).get_attribute("data-table") for i in range(rows.count())] == [first_id]
     kept = ann.evaluate(f"JSON.parse(localStorage.getItem('dingo.table.{second_id}'))")
     assert "token" not in kept and kept["name"] == "Ann"
+
+
+#: A share sheet (test-only) that keeps what it was given, or is closed by the user.
+SHARE_SHEET = """navigator.share = (data) => {
+  window.shared = (window.shared || []).concat([data]);
+  return window.closeSheet ? Promise.reject(new DOMException('closed', 'AbortError'))
+                           : Promise.resolve();
+}"""
+
+
+def test_the_lobby_hands_the_link_to_the_share_sheet_where_there_is_one(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """On a phone the link goes to the system's share sheet (a chat app) in one press;
+    closing the sheet is no error. A browser without one offers "Copy" only."""
+    desk = open_page(DESKTOP)
+    create_table(desk, server, "Ann", bots=(2, 3))
+    assert desk.locator("#lobby .link-box button").all_inner_texts() == ["Copy"]
+    phone = open_page(PHONE)
+    phone.add_init_script(SHARE_SHEET)
+    link = create_table(phone, server, "Bea", bots=(1,), game="mate")
+    phone.click("#share-link")
+    phone.wait_for_function("window.shared && window.shared.length === 1")
+    assert phone.evaluate("window.shared[0]") == {
+        "title": "Mate · Dingo Online", "text": "Come and play Mate with me:", "url": link}
+    phone.evaluate("window.closeSheet = true")
+    phone.click("#share-link")
+    phone.wait_for_function("window.shared.length === 2")
+    phone.wait_for_timeout(200)
+    assert not phone.locator(".toast--error").count()
+    assert_no_horizontal_overflow(phone)
+    shot(phone, "lobby-share-phone")
