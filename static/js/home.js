@@ -380,7 +380,10 @@ function heldRow(table, mine) {
         h("span", { class: "badge badge--game" }, table.title || table.game),
         h("strong", {}, standing)),
       h("span", {}, others.length ? [`${you}, with `, ...listed(others), "."] : `${you}.`)),
-    h("a", { class: "btn btn--primary btn--small", href: table.url || `/t/${table.table_id}` }, "Back to the table"));
+    h("a", {
+      class: "btn btn--primary btn--small", href: table.url || `/t/${table.table_id}`,
+      "aria-label": `Back to your ${table.title || table.game} table: ${standing}`,  // (one of several)
+    }, "Back to the table"));
 }
 
 async function drawForm() {

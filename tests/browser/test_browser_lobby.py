@@ -115,6 +115,8 @@ def test_the_home_page_leads_back_to_the_tables_this_browser_sits_at(
         "Every seat is taken: you can start",
         "You are Ann, seat 1, with Bruno (bot), Cleo (bot), and Dov (bot)."]
     assert ann.evaluate("localStorage.getItem('dingo.table.gone')") is None
+    assert rows.nth(1).locator("a").get_attribute("aria-label") == (
+        "Back to your Dingo table: Every seat is taken: you can start")
     assert_no_horizontal_overflow(ann)
     shot(ann, "your-tables-phone")
     # Back to the first table: at the seat, and the host.
