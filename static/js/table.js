@@ -236,7 +236,7 @@ const FRIENDLY_ERRORS = {
   service_unavailable: "The table is out of reach for a moment; trying again…",
 };
 
-/** Refusals that say more for one kind of intent: "<intent type> <code>". */
+/** Refusals that say more for one kind of intent, once out of the lobby: "<intent type> <code>". */
 const FRIENDLY_REFUSALS = {
   "leave_seat stale_version": "The match started before you left: you keep your seat.",
 };
@@ -268,13 +268,18 @@ function onError(msg) {
   }
   const sent = S.outbox.get(msg.id);
   answered(msg.id);
-  if (sent && sent.type === "leave_seat" && msg.code === "stale_version" && status() === "lobby"
-      && S.seat !== null && S.state.v !== sent.v) {
+  if (sent && sent.type === "leave_seat" && S.seat === null) {
+    render();  // a second press: the first leave went through
+    return;
+  }
+  const lobby = status() === "lobby";
+  if (sent && sent.type === "leave_seat" && msg.code === "stale_version" && lobby
+      && !S.resyncing && S.state.v !== sent.v) {
     // Someone sat down or a bot came meanwhile, and it is still the lobby: leave as it is now.
     send("leave_seat", { v: S.state.v });
     return;
   }
-  const words = (sent && FRIENDLY_REFUSALS[`${sent.type} ${msg.code}`]) || FRIENDLY_ERRORS[msg.code];
+  const words = (sent && !lobby && FRIENDLY_REFUSALS[`${sent.type} ${msg.code}`]) || FRIENDLY_ERRORS[msg.code];
   toast(words || (msg.message ? `${readable(msg.message)}.` : "That was refused."), { error: true });
   render();
 }
@@ -341,6 +346,7 @@ function act(action, { keepFlash = false } = {}) {
  * refused (stale), not turned into a seat given to a bot for good (refused because the
  * lobby changed otherwise, it goes again: onError). */
 async function leaveSeat() {
+  if ([...S.outbox.values()].some((m) => m.type === "leave_seat")) return;  // on its way already
   if (status() === "lobby") {
     send("leave_seat", { v: S.state.v });
     return;
@@ -613,8 +619,8 @@ async function shareLink(url) {
   try {
     await navigator.share({ title: `${gameTitle()} · Dingo Online`, text: `Come and play ${gameTitle()} with me:`, url });
   } catch (e) {
-    // Closing the share sheet is no failure.
-    if (!e || e.name !== "AbortError") toast("Sharing did not work: copy the link instead.", { error: true });
+    // Closing the share sheet is no failure, nor a second press while it is open.
+    if (!e || !["AbortError", "InvalidStateError"].includes(e.name)) toast("Sharing did not work: copy the link instead.", { error: true });
   }
 }
 
