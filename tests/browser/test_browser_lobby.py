@@ -6,7 +6,7 @@ import random
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -23,7 +23,7 @@ from .browserkit import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Route
 
 pytestmark = pytest.mark.browser
 
@@ -166,3 +166,64 @@ def test_the_lobby_hands_the_link_to_the_share_sheet_where_there_is_one(
     assert not phone.locator(".toast--error").count()
     assert_no_horizontal_overflow(phone)
     shot(phone, "lobby-share-phone")
+
+
+def _table(table_id: str, status: str, seats: list[tuple[str, str | None, bool]]
+           ) -> dict[str, Any]:
+    """GET /api/tables/{id}'s answer: seats as (kind, name, host)."""
+    return {"table_id": table_id, "url": f"/t/{table_id}", "game": "dingo", "title": "Dingo",
+            "status": status, "spectators": 0, "match_id": None, "options": {},
+            "seats": [{"seat": i, "kind": kind, "name": name, "bot": None, "strength": None,
+                       "connected": True, "away": False, "ready": False, "back_by": None,
+                       "host": host} for i, (kind, name, host) in enumerate(seats)]}
+
+
+def test_your_tables_keeps_a_seat_token_unless_the_seat_is_surely_gone(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """What the home page makes of each remembered table (the server's answers made up):
+    a seat given to a bot is forgotten; a seat someone else (by name) now holds is not
+    listed but its token is kept (a name may be written differently); a host who never sat
+    is listed while no seat holds the role (its token is left as it is either way); a table
+    out of reach now is kept for later."""
+    bot, eve = ("bot", "Ada", False), ("human", "Eve", False)
+    answers = {
+        "given": _table("given", "playing", [bot, ("human", "Bo", True)]),
+        "taken": _table("taken", "lobby", [("human", "Eve", True), ("empty", None, False)]),
+        "hosting": _table("hosting", "lobby", [bot, bot]),
+        "passed": _table("passed", "lobby", [("human", "Cy", True), bot]),
+        "mine": _table("mine", "between_games", [eve, ("human", "Ann", True)]),
+    }
+    memory = {"given": {"token": "t1", "seat": 0, "name": "Ann"},
+              "taken": {"token": "t2", "seat": 0, "name": "Ann"},
+              "hosting": {"host_token": "h3"},
+              "passed": {"host_token": "h4"},
+              "mine": {"token": "t5", "seat": 1, "name": "Ann"},
+              "away": {"token": "t6", "seat": 0, "name": "Ann"}}
+    page = open_page(DESKTOP)
+
+    def answer(route: Route) -> None:
+        table_id = route.request.url.rsplit("/", 1)[-1]
+        if table_id in answers:
+            route.fulfill(json=answers[table_id])
+        else:  # out of reach for a moment
+            route.fulfill(status=503, json={"detail": {"code": "unavailable", "message": "x"}})
+
+    page.route("**/api/tables/*", answer)
+    page.goto(f"{server}/")
+    page.evaluate("""(memory) => Object.entries(memory).forEach(([id, mem], i) =>
+        localStorage.setItem(`dingo.table.${id}`, JSON.stringify({...mem, at: i})))""", memory)
+    page.reload()
+    page.wait_for_selector("#your-tables:not([hidden])")
+    rows = page.locator("#held-list .held")
+    listed = {rows.nth(i).get_attribute("data-table"): rows.nth(i).inner_text().split("\n")[1:3]
+              for i in range(rows.count())}
+    assert listed == {
+        "mine": ["Between games", "You are Ann, seat 2, with Eve."],
+        "hosting": ["Every seat is taken: you can start",
+                    "You are the host, with Ada (bot) and Ada (bot)."]}
+    kept = page.evaluate("""() => Object.fromEntries(Object.keys(localStorage)
+        .filter((k) => k.startsWith('dingo.table.'))
+        .map((k) => [k.slice(12), (({token, host_token}) => token || host_token || null)(
+          JSON.parse(localStorage.getItem(k)))]))""")
+    assert kept == {"given": None, "taken": "t2", "hosting": "h3", "passed": "h4",
+                    "mine": "t5", "away": "t6"}
