@@ -106,7 +106,9 @@ class TableClock:
         if match.over:
             voted = [s for s in present if s.ready]
             return self._changed_at if voted and len(voted) == len(present) else None
-        if present and all(s.ready for s in present):
+        # Everyone who may still vote has: a player within its grace period (dropped a
+        # moment ago, or not back yet after a restart) is waited for, up to the pause.
+        if present and all(s.ready for s in self.seats if s.human and not s.away):
             return self._changed_at
         return self._changed_at + self.config.next_game_seconds
 
