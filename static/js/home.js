@@ -8,7 +8,7 @@
 import { $, h, fill, plural } from "./dom.js";
 import { cardEl } from "./cards.js";
 import {
-  ApiError, forgetSeat, forgetTable, getJSON, heldTables, postJSON, rememberTable, saveName, savedName,
+  ApiError, forgetTable, getJSON, heldTables, postJSON, rememberTable, saveName, savedName,
   tableIdFrom, tableMemory,
 } from "./api.js";
 
@@ -328,8 +328,9 @@ const HELD_ASKED = 6;
 /**
  * "Your tables": the open tables this browser holds a seat (or the host role) at, the one
  * visited last first, each with a way back: for whoever closed the tab or lost the link.
- * A table that is gone (404) is forgotten, as is a seat given to a bot or freed meanwhile;
- * a table that cannot be asked now is left out this time.
+ * A table that is gone (404) is forgotten, as is a seat given to a bot or freed meanwhile
+ * and a host role that passed to a seat; a table that cannot be asked now is left out
+ * this time.
  */
 async function drawYourTables() {
   const held = heldTables().slice(0, HELD_ASKED);
@@ -344,21 +345,24 @@ async function drawYourTables() {
   const rows = [];
   for (const { mem, table } of asked.filter(Boolean)) {
     const seat = Number.isInteger(mem.seat) ? table.seats[mem.seat] : null;
-    if (seat && seat.kind !== "human") forgetIfStill(mem);
+    if (seat && seat.kind !== "human") forgetIfStill(mem, ["token", "seat"]);
     // (A seat freed and taken by someone else is theirs: the name tells, mostly.)
     const mine = seat && seat.kind === "human" && (!mem.name || seat.name === mem.name) ? seat : null;
     // A host who never sat holds the role while no seat does (the role passes to a seat).
-    const hosting = Boolean(mem.host_token) && !mine && !table.seats.some((s) => s.host);
+    const seatHosts = table.seats.some((s) => s.host);
+    const hosting = Boolean(mem.host_token) && !mine && !seatHosts;
+    if (mem.host_token && !Number.isInteger(mem.seat) && seatHosts) forgetIfStill(mem, ["host_token"]);
     if (mine || hosting) rows.push(heldRow(table, mine));
   }
   fill($("#held-list"), rows);
   $("#your-tables").hidden = !rows.length;
 }
 
-/** Forget the seat remembered in ``mem``, unless another tab sat down meanwhile. */
-function forgetIfStill(mem) {
+/** Forget ``keys`` of a table's memory (a seat: token and seat; a host role that passed:
+ * host_token), unless another tab changed them meanwhile. */
+function forgetIfStill(mem, keys) {
   const now = tableMemory(mem.id);
-  if (now && now.token === mem.token && now.seat === mem.seat) forgetSeat(mem.id);
+  if (now && keys.every((k) => now[k] === mem[k])) rememberTable(mem.id, Object.fromEntries(keys.map((k) => [k, undefined])));
 }
 
 /** One table of "Your tables": its game, how it stands, who you are, who else is there. */
