@@ -67,18 +67,33 @@ def bot_name(seat: int) -> str:
     return BOT_NAMES[seat]
 
 
+#: The format characters emoji are made of: the zero-width (non-)joiner ("👩‍💻") and the
+#: tag characters of subdivision flags. Every other control or format character (bidi
+#: overrides that would reorder the text around a name, zero-width spaces) is refused.
+_EMOJI_FORMAT = frozenset({0x200C, 0x200D, *range(0xE0020, 0xE0080)})
+
+
+def unwanted_char(ch: str) -> bool:
+    """A control or format character no name holds and chat drops (emoji's are kept)."""
+    return unicodedata.category(ch)[0] == "C" and ord(ch) not in _EMOJI_FORMAT
+
+
 def clean_name(name: str) -> str:
     name = name.strip()
     if not 1 <= len(name) <= NAME_MAX_CHARS:
         raise TableError("bad_name", f"a name has 1 to {NAME_MAX_CHARS} characters")
-    if any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise TableError("bad_name", "a name may not contain control characters")
+    if any(map(unwanted_char, name)):
+        raise TableError("bad_name", "a name may not contain control characters or "
+                                     "invisible formatting")
+    if all(unicodedata.category(ch)[0] in "CZM" for ch in name):
+        raise TableError("bad_name", "a name needs a letter, a digit or a symbol")
     return name
 
 
 def clean_chat(text: str, max_chars: int) -> str:
-    """Chat is plain text on one line: control and format characters are dropped."""
-    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text).strip()
+    """Chat is plain text on one line: control and format characters are dropped (not those
+    emoji are made of)."""
+    text = "".join(" " if unwanted_char(ch) else ch for ch in text).strip()
     if not text:
         raise TableError("bad_chat", "the chat line is empty")
     if len(text) > max_chars:
