@@ -151,9 +151,10 @@ function onMessage(msg) {
       S.resyncing = false;
       const back = S.offline; // the first state after a (re)connect
       if (back) markOffline(false);
-      onState(msg);
+      // The intents sent before, first: this state may send new ones (autoSit), once.
       if (back) resendUnanswered();
-      else if (S.unreached.size) resendUnreached();
+      onState(msg);
+      if (!back && S.unreached.size) resendUnreached();
       break;
     }
     case "delta": {

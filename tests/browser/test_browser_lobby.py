@@ -227,3 +227,16 @@ def test_your_tables_keeps_a_seat_token_unless_the_seat_is_surely_gone(
           JSON.parse(localStorage.getItem(k)))]))""")
     assert kept == {"given": None, "taken": "t2", "hosting": "h3", "passed": None,
                     "mine": "t5", "away": "t6"}
+
+
+def test_the_creator_sits_down_with_one_intent(server: str,
+                                               open_page: Callable[..., Page]) -> None:
+    """The first state both sends the intents left from before (none) and seats the creator:
+    the sit goes out once (it went twice, answered twice, and a refusal said twice)."""
+    page = open_page(PHONE)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on(
+        "framesent", lambda frame: sent.append(str(frame))))
+    create_table(page, server, "Ann", bots=(1, 2, 3))
+    page.wait_for_timeout(300)
+    assert sum('"type":"sit"' in frame.replace(" ", "") for frame in sent) == 1, sent
