@@ -102,15 +102,14 @@ class TableClock:
             return self._timer.due if self._timer else None
         if any(s.kind == "empty" for s in self.seats):
             return None
-        present = [s for s in self.seats if s.present]
+        # Someone is here, and everyone who may still vote has: a player within its grace
+        # period (dropped a moment ago, or not back yet after a restart) is waited for
+        # (between games, up to the pause; a rematch, until the grace runs out).
+        voted = any(s.present for s in self.seats) and all(
+            s.ready for s in self.seats if s.human and not s.away)
         if match.over:
-            voted = [s for s in present if s.ready]
-            return self._changed_at if voted and len(voted) == len(present) else None
-        # Everyone who may still vote has: a player within its grace period (dropped a
-        # moment ago, or not back yet after a restart) is waited for, up to the pause.
-        if present and all(s.ready for s in self.seats if s.human and not s.away):
-            return self._changed_at
-        return self._changed_at + self.config.next_game_seconds
+            return self._changed_at if voted else None
+        return self._changed_at if voted else self._changed_at + self.config.next_game_seconds
 
     def _reschedule(self) -> None:
         """Set the wake for ``_due()``.

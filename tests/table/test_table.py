@@ -498,32 +498,42 @@ async def test_ready_pressed_over_and_over_does_not_hold_back_the_next_game() ->
         await h.close()
 
 
+@pytest.mark.parametrize("vote", ["ready", "rematch"])
 @pytest.mark.parametrize(("grace", "back"), [(30.0, True), (0.5, False)],
                          ids=["back-within-the-grace", "gone-past-it"])
-async def test_between_games_a_player_who_just_dropped_is_waited_for_up_to_the_pause(
-        grace: float, back: bool) -> None:
-    """Everyone else is ready, but Cy dropped a moment ago (or is not back yet after a
-    restart): the next game waits for her vote, up to the usual pause, rather than being
-    dealt before she is back; once her grace has run out she is not waited for."""
+async def test_a_player_who_just_dropped_is_waited_for_before_the_next_game_or_match(
+        grace: float, back: bool, vote: str) -> None:
+    """Everyone else voted, but Cy dropped a moment ago (or is not back yet after a
+    restart): the next game (up to the usual pause) or the rematch waits for her vote,
+    rather than starting before she is back; once her grace has run out she is not waited
+    for."""
     h = Harness(fast_config(next_game_seconds=60, reconnect_grace_seconds=grace))
     try:
-        table, host = await h.table(games_to_win=3, bots=((3, "random"),))
+        table, host = await h.table(games_to_win=3 if vote == "ready" else 1,
+                                    bots=((3, "random"),))
         a = await h.seat(table, 0, "Ann", host)
         b = await h.seat(table, 1, "Bob")
         c = await h.seat(table, 2, "Cy")
         cy_token = next(f["token"] for f in c[1].frames if f["type"] == "seated")
+        players = {0: a, 1: b, 2: c}
         await table.submit(a[0], {"type": "start"})
-        await play_random(table, {0: a, 1: b, 2: c}, random.Random(4),
-                          lambda: table.status != "playing")
-        assert table.status == "between_games"
+        rng = random.Random(4)
+        await play_random(table, players, rng, lambda: table.status != "playing")
+        while vote == "rematch" and table.status == "between_games":  # a drawn game
+            for player in players.values():
+                await submit(table, *player, type="ready")
+            await wait_until(lambda: table.status == "playing")
+            await play_random(table, players, rng, lambda: table.status != "playing")
+        waiting = table.status
+        assert waiting == ("between_games" if vote == "ready" else "match_over")
         await table.leave(c[0])
         for player in (a, b):
-            assert (await submit(table, *player, type="ready"))["type"] == "ack"
+            assert (await submit(table, *player, type=vote))["type"] == "ack"
         await asyncio.sleep(0.2)
-        assert table.status == "between_games"
-        if back:  # Cy is back and ready: the next game at once
+        assert table.status == waiting
+        if back:  # Cy is back and votes: at once
             cy = await h.join(table, cy_token)
-            assert (await submit(table, *cy, type="ready"))["type"] == "ack"
+            assert (await submit(table, *cy, type=vote))["type"] == "ack"
         await wait_until(lambda: table.status == "playing", timeout=5)
         assert table.seats[2].away is not back
     finally:
