@@ -436,6 +436,8 @@ function onState(msg) {
     // Not only a line in the log: the player looking at the felt is told too.
     const timedOut = msg.events.find((ev) => ev.type === "auto_move" && ev.reason === "timer" && ev.seat === S.seat);
     if (timedOut && !S.inert) toast(describe(timedOut, ctx).join(""));
+    // The last game's news (its last hunt) is old once a new game is dealt.
+    if (msg.events.some((ev) => ev.type === "game_start")) hideFlash();
   }
   setTimer(msg.timer);
   autoSit(msg);

@@ -17,6 +17,7 @@ from .browserkit import (
     create_table,
     go_to_table,
     my_turn,
+    play_match,
     shot,
     sit_down,
     take_turn,
@@ -240,3 +241,18 @@ def test_the_creator_sits_down_with_one_intent(server: str,
     create_table(page, server, "Ann", bots=(1, 2, 3))
     page.wait_for_timeout(300)
     assert sum('"type":"sit"' in frame.replace(" ", "") for frame in sent) == 1, sent
+
+
+def test_the_last_hunts_news_is_gone_once_the_rematch_is_dealt(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """The strip above the prompt tells the last hunt's result; a rematch voted at once
+    deals a new game, where that news is old."""
+    page = open_page(PHONE)
+    create_table(page, server, "Ann", bots=(1, 2, 3))
+    page.click("#start-btn")
+    play_match(page, random.Random(11))
+    page.wait_for_selector("#flash:not([hidden])")
+    page.click("#rematch-btn")
+    page.wait_for_selector("#log li:text('Rematch! Match 2 begins.')")
+    page.wait_for_selector("#hand .card")
+    assert page.locator("#flash").is_hidden()
