@@ -246,11 +246,14 @@ def test_the_creator_sits_down_with_one_intent(server: str,
 def test_the_last_hunts_news_is_gone_once_the_rematch_is_dealt(
         server: str, open_page: Callable[..., Page]) -> None:
     """The strip above the prompt tells the last hunt's result; a rematch voted at once
-    deals a new game, where that news is old."""
+    deals a new game, where that news is old. The prompt says who won the match."""
     page = open_page(PHONE)
     create_table(page, server, "Ann", bots=(1, 2, 3))
     page.click("#start-btn")
     play_match(page, random.Random(11))
+    # (In the words every game uses: "you" inside a sentence.)
+    assert re.fullmatch(r"The match is over: (you|Bruno|Cleo|Dov) won it\.",
+                        page.inner_text("#prompt")), page.inner_text("#prompt")
     page.wait_for_selector("#flash:not([hidden])")
     page.click("#rematch-btn")
     page.wait_for_selector("#log li:text('Rematch! Match 2 begins.')")

@@ -339,7 +339,10 @@ function prompt(g, ctx) {
   if (g.phase === "over") {
     const w = g.result.winner;
     const who = w === null || w === undefined ? "a draw" : `${ctx.name(w)} ${w === me ? "win" : "wins"}`;
-    return { parts: [ctx.status === "match_over" ? `The match is over: ${ctx.name(match.winner)} ${match.winner === me ? "win" : "wins"} it.` : `Game over: ${who}.`] };
+    if (ctx.status !== "match_over") return { parts: [`Game over: ${who}.`] };
+    const mw = match.winner;  // (as the other games say it: "…: you won it.")
+    const won = mw === null || mw === undefined ? "it is a draw" : mw === me ? "you won it" : `${ctx.name(mw)} won it`;
+    return { parts: [`The match is over: ${won}.`] };
   }
   const d = g.decision;
   const who = ctx.toAct[0];
