@@ -382,11 +382,12 @@ function heldRow(table, mine) {
     h("div", { class: "held__what" },
       h("div", { class: "held__head" },
         h("span", { class: "badge badge--game" }, table.title || table.game),
-        h("strong", {}, standing)),
+        h("strong", {}, standing),
+        h("span", { class: "muted held__code" }, `table ${table.table_id}`)),
       h("span", {}, others.length ? [`${you}, with `, ...listed(others), "."] : `${you}.`)),
     h("a", {
       class: "btn btn--primary btn--small", href: table.url || `/t/${table.table_id}`,
-      "aria-label": `Back to your ${table.title || table.game} table: ${standing}`,  // (one of several)
+      "aria-label": `Back to your ${table.title || table.game} table ${table.table_id}: ${standing}`,  // (one of several)
     }, "Back to the table"));
 }
 

@@ -110,14 +110,14 @@ def test_the_home_page_leads_back_to_the_tables_this_browser_sits_at(
     assert rows.count() == 2
     assert [rows.nth(i).get_attribute("data-table") for i in range(2)] == [second_id, first_id]
     assert rows.nth(0).inner_text().split("\n") == [
-        "Dingo", "Waiting for the host to start",
+        "Dingo", "Waiting for the host to start", f"table {second_id}",
         "You are Ann, seat 2, with Bea, Cleo (bot), and Dov (bot).", "Back to the table"]
-    assert rows.nth(1).inner_text().split("\n")[1:3] == [
-        "Every seat is taken: you can start",
+    assert rows.nth(1).inner_text().split("\n")[1:4] == [
+        "Every seat is taken: you can start", f"table {first_id}",
         "You are Ann, seat 1, with Bruno (bot), Cleo (bot), and Dov (bot)."]
     assert ann.evaluate("localStorage.getItem('dingo.table.gone')") is None
     assert rows.nth(1).locator("a").get_attribute("aria-label") == (
-        "Back to your Dingo table: Every seat is taken: you can start")
+        f"Back to your Dingo table {first_id}: Every seat is taken: you can start")
     assert_no_horizontal_overflow(ann)
     shot(ann, "your-tables-phone")
     # Back to the first table: at the seat, and the host.
@@ -216,11 +216,11 @@ def test_your_tables_keeps_a_seat_token_unless_the_seat_is_surely_gone(
     page.reload()
     page.wait_for_selector("#your-tables:not([hidden])")
     rows = page.locator("#held-list .held")
-    listed = {rows.nth(i).get_attribute("data-table"): rows.nth(i).inner_text().split("\n")[1:3]
+    listed = {rows.nth(i).get_attribute("data-table"): rows.nth(i).inner_text().split("\n")[1:4]
               for i in range(rows.count())}
     assert listed == {
-        "mine": ["Between games", "You are Ann, seat 2, with Eve."],
-        "hosting": ["Every seat is taken: you can start",
+        "mine": ["Between games", "table mine", "You are Ann, seat 2, with Eve."],
+        "hosting": ["Every seat is taken: you can start", "table hosting",
                     "You are the host, with Ada (bot) and Ada (bot)."]}
     kept = page.evaluate("""() => Object.fromEntries(Object.keys(localStorage)
         .filter((k) => k.startsWith('dingo.table.'))
