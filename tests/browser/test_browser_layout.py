@@ -229,6 +229,25 @@ def test_a_long_name_reads_whole_on_a_phone_plate(server: str, open_page: Callab
     assert_no_horizontal_overflow(page)
 
 
+def test_a_long_name_without_a_space_fits_the_prompt_on_a_phone(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """"WWW… is discarding a card." with a 24-letter name of wide letters made the felt
+    wider than a phone: the prompt breaks such a name instead."""
+    page = open_page({"width": 360, "height": 800})
+    create_table(page, server, "Pia", bots=(2, 3))
+    go_to_table(page)
+    page.evaluate(SIT_ANOTHER, [page.url.rsplit("/", 1)[1], 1, "W" * 24])
+    page.click("#start-btn:not([disabled])")
+    rng = random.Random(2)
+    for _ in range(40):  # Pia plays on until the table waits for W (whose socket never acts)
+        if "W" * 24 in page.inner_text("#prompt"):
+            break
+        if not (my_turn(page) and take_turn(page, rng)):
+            page.wait_for_timeout(100)
+    assert page.inner_text("#prompt").replace("\n", "") == f"{'W' * 24} is discarding a card."
+    assert_no_horizontal_overflow(page)
+
+
 @pytest.mark.parametrize("game", ["dingo", "divide"])
 def test_each_decision_brings_the_hand_into_a_short_window(
         server: str, open_page: Callable[..., Page], game: str) -> None:
