@@ -400,6 +400,33 @@ def test_a_replaced_tab_only_watches_until_it_takes_the_seat_back(
         context.close()
 
 
+def test_a_leave_confirmed_after_another_tab_took_the_seat_says_so(
+        server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
+    """Bea's first tab asks "Leave the match?"; meanwhile her second tab takes the seat.
+    Saying yes in the first tab does nothing but say why (not "Reconnecting…", which it
+    never would)."""
+    ann = open_page(DESKTOP)
+    link = create_table(ann, server, "Ann", bots=(2, 3))
+    context = browser.new_context(viewport=PHONE)
+    try:
+        first = context.new_page()
+        sit_down(first, link, "Bea", 1)
+        ann.click("#start-btn:not([disabled])")
+        first.wait_for_selector("#hand .card")
+        first.click("#leave-seat")
+        first.wait_for_selector("dialog.ask[open]")
+        second = context.new_page()  # the same browser: the same seat token
+        second.goto(link)
+        second.wait_for_selector(".seat--me")
+        first.wait_for_selector("#banner:not([hidden]):has-text('another window or tab')")
+        first.click("#ask-yes")
+        first.wait_for_selector(".toast--error:text('This tab only watches')")
+        assert not first.locator(".toast:text('Reconnecting')").count()
+        assert ann.locator('.seat[data-seat="1"] .seat__name:text-is("Bea")').count() == 1
+    finally:
+        context.close()
+
+
 def test_your_turn_in_a_hidden_tab_chimes_and_notifies_once_turned_on(
         server: str, browser: Browser) -> None:
     context = browser.new_context(viewport=DESKTOP, permissions=["notifications"])
