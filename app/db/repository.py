@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from app.db.models import GameRecord, MatchPlayer, MatchRecord, name_key
-from app.table.seats import unwanted_char
+from app.table.seats import without_hidden
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,10 @@ def name_terms(text: str) -> list[str]:
     """The names a player search asks for: its words, each folded like ``name_key``.
 
     Control characters separate words as spaces do: no stored name holds one (a seat's
-    name is refused with one, ``unwanted_char``), and PostgreSQL cannot compare text
-    holding a NUL at all. The joiners inside emoji are kept, as in names.
+    name is refused with one, ``without_hidden``), and PostgreSQL cannot compare text
+    holding a NUL at all. Emoji are kept whole, as in names.
     """
-    spaced = "".join(" " if unwanted_char(ch) else ch for ch in text)
+    spaced = without_hidden(text)
     return [key for key in (name_key(word) for word in spaced.split()) if key]
 
 

@@ -67,22 +67,47 @@ def bot_name(seat: int) -> str:
     return BOT_NAMES[seat]
 
 
-#: The format characters emoji are made of: the zero-width (non-)joiner ("👩‍💻") and the
-#: tag characters of subdivision flags. Every other control or format character (bidi
-#: overrides that would reorder the text around a name, zero-width spaces) is refused.
-_EMOJI_FORMAT = frozenset({0x200C, 0x200D, *range(0xE0020, 0xE0080)})
+#: Joiners: inside an emoji ("👩‍💻") or a word of a script that needs them.
+_JOINERS = frozenset({0x200C, 0x200D})
+#: Tag characters: only in a subdivision flag, after a black flag and ending in CANCEL TAG.
+_BLACK_FLAG, _TAGS, _CANCEL_TAG = 0x1F3F4, range(0xE0020, 0xE0080), 0xE007F
+#: Letters and symbols that show nothing (fillers, the blank braille pattern).
+_BLANKS = frozenset({0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0})
 
 
-def unwanted_char(ch: str) -> bool:
-    """A control or format character no name holds and chat drops (emoji's are kept)."""
-    return unicodedata.category(ch)[0] == "C" and ord(ch) not in _EMOJI_FORMAT
+def _hidden(text: str, i: int) -> bool:
+    """Whether ``text[i]`` hides, reorders or breaks the text: a control or format
+    character (bidi overrides, zero-width spaces), a line or paragraph separator, a blank
+    letter; a joiner not between two visible non-ASCII characters, a tag outside a flag.
+    (Unchecked, "Ann" with a joiner or tags after it would look like another "Ann".)"""
+    ch = text[i]
+    code, kind = ord(ch), unicodedata.category(ch)
+    if code in _JOINERS:
+        around = text[i - 1:i] + text[i + 1:i + 2]
+        return len(around) < 2 or i == 0 or any(
+            ord(c) < 0x80 or unicodedata.category(c)[0] in "CZ" for c in around)
+    if code in _TAGS:
+        start = i
+        while start > 0 and ord(text[start - 1]) in _TAGS:
+            start -= 1
+        end = i
+        while end < len(text) and ord(text[end]) in _TAGS and ord(text[end]) != _CANCEL_TAG:
+            end += 1
+        return start == 0 or ord(text[start - 1]) != _BLACK_FLAG or end == len(text)
+    return kind[0] == "C" or kind in ("Zl", "Zp") or code in _BLANKS
+
+
+def without_hidden(text: str) -> str:
+    """``text`` with every character that hides, reorders or breaks it (``_hidden``) made a
+    space: what no name holds and chat drops; emoji are kept whole."""
+    return "".join(" " if _hidden(text, i) else ch for i, ch in enumerate(text))
 
 
 def clean_name(name: str) -> str:
     name = name.strip()
     if not 1 <= len(name) <= NAME_MAX_CHARS:
         raise TableError("bad_name", f"a name has 1 to {NAME_MAX_CHARS} characters")
-    if any(map(unwanted_char, name)):
+    if without_hidden(name) != name:
         raise TableError("bad_name", "a name may not contain control characters or "
                                      "invisible formatting")
     if all(unicodedata.category(ch)[0] in "CZM" for ch in name):
@@ -91,9 +116,9 @@ def clean_name(name: str) -> str:
 
 
 def clean_chat(text: str, max_chars: int) -> str:
-    """Chat is plain text on one line: control and format characters are dropped (not those
-    emoji are made of)."""
-    text = "".join(" " if unwanted_char(ch) else ch for ch in text).strip()
+    """Chat is plain text on one line: what hides, reorders or breaks it is dropped (not
+    emoji, ``without_hidden``)."""
+    text = without_hidden(text).strip()
     if not text:
         raise TableError("bad_chat", "the chat line is empty")
     if len(text) > max_chars:
