@@ -65,12 +65,16 @@ export function rememberTable(id, data) {
   return merged;
 }
 
-export function forgetSeat(id) {
+/** Forget ``keys`` of a table's memory (its last visit, `at`, stays as it was). */
+export function forgetKeys(id, keys) {
   const mem = tableMemory(id);
   if (!mem) return;
-  delete mem.token;
-  delete mem.seat;
+  for (const key of keys) delete mem[key];
   try { localStorage.setItem(tableKey(id), JSON.stringify(mem)); } catch { /* not kept */ }
+}
+
+export function forgetSeat(id) {
+  forgetKeys(id, ["token", "seat"]);
 }
 
 export function forgetTable(id) {

@@ -8,7 +8,7 @@
 import { $, h, fill, plural } from "./dom.js";
 import { cardEl } from "./cards.js";
 import {
-  ApiError, forgetTable, getJSON, heldTables, postJSON, rememberTable, saveName, savedName,
+  ApiError, forgetKeys, forgetTable, getJSON, heldTables, postJSON, rememberTable, saveName, savedName,
   tableIdFrom, tableMemory,
 } from "./api.js";
 
@@ -362,7 +362,7 @@ async function drawYourTables() {
  * host_token), unless another tab changed them meanwhile. */
 function forgetIfStill(mem, keys) {
   const now = tableMemory(mem.id);
-  if (now && keys.every((k) => now[k] === mem[k])) rememberTable(mem.id, Object.fromEntries(keys.map((k) => [k, undefined])));
+  if (now && keys.every((k) => now[k] === mem[k])) forgetKeys(mem.id, keys);
 }
 
 /** One table of "Your tables": its game, how it stands, who you are, who else is there. */

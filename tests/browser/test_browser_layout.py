@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -239,10 +240,10 @@ def test_a_long_name_without_a_space_fits_the_prompt_on_a_phone(
     page.evaluate(SIT_ANOTHER, [page.url.rsplit("/", 1)[1], 1, "W" * 24])
     page.click("#start-btn:not([disabled])")
     rng = random.Random(2)
-    for _ in range(40):  # Pia plays on until the table waits for W (whose socket never acts)
-        if "W" * 24 in page.inner_text("#prompt"):
-            break
-        if not (my_turn(page) and take_turn(page, rng)):
+    deadline = time.monotonic() + 30
+    while "W" * 24 not in page.inner_text("#prompt"):  # until the table waits for W
+        assert time.monotonic() < deadline, page.inner_text("#prompt")
+        if not (my_turn(page) and take_turn(page, rng)):  # (W's socket never acts)
             page.wait_for_timeout(100)
     assert page.inner_text("#prompt").replace("\n", "") == f"{'W' * 24} is discarding a card."
     assert_no_horizontal_overflow(page)

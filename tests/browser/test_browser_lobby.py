@@ -248,6 +248,9 @@ def test_the_last_hunts_news_is_gone_once_the_rematch_is_dealt(
     """The strip above the prompt tells the last hunt's result; a rematch voted at once
     deals a new game, where that news is old. The prompt says who won the match."""
     page = open_page(PHONE)
+    # The strip's own 5-second timer must not hide the news before the deal does.
+    page.add_init_script("""{ const later = window.setTimeout;
+      window.setTimeout = (f, ms, ...a) => later(f, ms === 5000 ? 600000 : ms, ...a); }""")
     create_table(page, server, "Ann", bots=(1, 2, 3))
     page.click("#start-btn")
     play_match(page, random.Random(11))
