@@ -93,7 +93,8 @@ def _hidden(text: str, i: int) -> bool:
         end = i
         while end < len(text) and ord(text[end]) in _TAGS and ord(text[end]) != _CANCEL_TAG:
             end += 1
-        return start == 0 or ord(text[start - 1]) != _BLACK_FLAG or end == len(text)
+        ended = end < len(text) and ord(text[end]) == _CANCEL_TAG
+        return start == 0 or ord(text[start - 1]) != _BLACK_FLAG or not ended
     return kind[0] == "C" or kind in ("Zl", "Zp") or code in _BLANKS
 
 

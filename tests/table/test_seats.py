@@ -26,6 +26,7 @@ def test_a_name_as_people_write_it_is_taken(name: str) -> None:
     ("Ann\u200d", "control characters"), ("A\u200cnn", "control characters"),  # look "Ann"
     ("Ann\U000e0041\U000e0042", "control characters"),  # tags outside a flag: hidden text
     ("\U0001f3f4\U000e0067\U000e0062", "control characters"),  # a flag never ended
+    ("\U0001f3f4\U000e0067\U000e0062 Ann", "control characters"),
     ("Ann\u2028Bo", "control characters"),  # a line break
     ("\u3164", "control characters"), ("\u2800 Ann", "control characters"),  # blank letters
     ("\u0301\u0301", "a letter"),  # nothing to see
