@@ -314,8 +314,12 @@ def _day(name: str, text: str | None) -> date | None:
             "input": text}]) from None
 
 
-def _day_start(day: date) -> datetime:
-    return datetime.combine(day, time(), tzinfo=UTC)
+def _day_start(day: date, offset_minutes: int) -> datetime:
+    """The first instant (UTC) of ``day`` where clocks are ``offset_minutes`` ahead of UTC."""
+    try:
+        return datetime.combine(day, time(), tzinfo=UTC) - timedelta(minutes=offset_minutes)
+    except OverflowError:  # the first day there is, in a zone ahead of UTC
+        return datetime.min.replace(tzinfo=UTC)
 
 
 @router.get("")
@@ -337,12 +341,17 @@ async def list_matches(
     )] = None,
     ended_from: Annotated[str | None, Query(
         alias="from", pattern=_DAY, json_schema_extra={"format": "date"},
-        description="Keep matches that ended on this day (UTC, YYYY-MM-DD) or later.",
+        description="Keep matches that ended on this day (YYYY-MM-DD, in `tz`) or later.",
     )] = None,
     ended_to: Annotated[str | None, Query(
         alias="to", pattern=_DAY, json_schema_extra={"format": "date"},
-        description="Keep matches that ended on this day (UTC, YYYY-MM-DD) or earlier.",
+        description="Keep matches that ended on this day (YYYY-MM-DD, in `tz`) or earlier.",
     )] = None,
+    tz: Annotated[int, Query(
+        ge=-840, le=840,
+        description="Whose days `from` and `to` are: minutes ahead of UTC (the searcher's "
+                    "clock, e.g. -480 for UTC-8); UTC by default.",
+    )] = 0,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
 ) -> MatchPage:
@@ -355,8 +364,8 @@ async def list_matches(
     page = await repository.list_matches(
         session, player=player, table_id=None if table is None else table_code(table),
         game=game,
-        ended_from=None if first is None else _day_start(first),
-        ended_before=None if before is None else _day_start(before),
+        ended_from=None if first is None else _day_start(first, tz),
+        ended_before=None if before is None else _day_start(before, tz),
         limit=limit, offset=offset)
     more = offset + len(page.matches) < page.total
     return MatchPage(items=[MatchSummary(**_summary(m)) for m in page.matches],

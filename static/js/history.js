@@ -66,6 +66,8 @@ async function load(query) {
   await listGames(query.game);
   const q = new URLSearchParams({ limit: String(LIMIT), offset: String(query.offset) });
   for (const name of FIELDS) if (query[name].trim()) q.set(name, query[name].trim());
+  // The days are the reader's, as the list's dates are (the server's default is UTC).
+  if (query.from || query.to) q.set("tz", String(-new Date().getTimezoneOffset()));
   const results = $("#results");
   results.setAttribute("aria-busy", "true");
   let page = null;

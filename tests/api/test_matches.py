@@ -214,6 +214,14 @@ async def test_a_pasted_table_link_or_code_finds_its_matches(client: httpx.Async
     ({"to": "2026-10-31"}, 0),
     ({"from": "2026-11-02", "to": "2026-11-01"}, 0),  # backwards: nothing, not an error
     ({"to": "9999-12-31"}, 25),
+    # The searcher's days: they ended at about 12:00 UTC on 2026-11-01, which is 02:00 on
+    # the 2nd at UTC+14 and 22:00 on 31 October at UTC-14.
+    ({"from": "2026-11-02", "to": "2026-11-02", "tz": "840"}, 25),
+    ({"from": "2026-11-01", "to": "2026-11-01", "tz": "840"}, 0),
+    ({"from": "2026-10-31", "to": "2026-10-31", "tz": "-840"}, 25),
+    ({"to": "2026-10-31", "tz": "-840"}, 25),
+    ({"from": "2026-11-01", "tz": "-840"}, 0),
+    ({"from": "0001-01-01", "tz": "840"}, 25),  # (before the first instant there is)
 ])
 async def test_date_range(client: httpx.AsyncClient, dates: dict[str, str], count: int) -> None:
     r = await client.get("/api/matches", params={**dates, "limit": 100})
@@ -255,6 +263,7 @@ async def test_paging_past_the_end_is_an_empty_page_with_the_same_total(
     "limit=0", "limit=101", "offset=-1", "limit=x", "player=", "player=%20%20", "table=",
     "player=" + "a" * 201, "table=%20", "player=%00", "player=%00%20%01", "from=2026-13-01",
     "to=yesterday", "from=1", "to=0", "from=2026-02-30", "to=2026-1-01", "from=%202026-01-01",
+    "tz=841", "tz=-841", "tz=1.5", "tz=utc",
 ])
 async def test_bad_list_parameters_are_422(client: httpx.AsyncClient, query: str) -> None:
     r = await client.get(f"/api/matches?{query}")

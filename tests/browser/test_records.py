@@ -134,6 +134,24 @@ def test_history_search_by_names_link_and_days(records: dict[str, Any],
     assert page.evaluate(SIDE_SCROLL) == 0
 
 
+def test_history_days_are_the_readers_days(records: dict[str, Any], browser: Browser) -> None:
+    """At UTC+14 the two matches that ended on 3 October at 18:00 and 19:00 UTC ended on
+    the 4th: the list says so, and a search for the 4th finds them (days were UTC's)."""
+    context = browser.new_context(viewport=DESKTOP, timezone_id="Pacific/Kiritimati")
+    try:
+        page = context.new_page()
+        page.goto(f"{records['base']}/history")
+        page.wait_for_selector("#results .match-row")
+        _search(page, **{"from": "2026-10-04", "to": "2026-10-04"})
+        assert sorted(map(sorted, _row_names(page))) == sorted(sorted(m[1]) for m in MATCHES[:2])
+        assert all("Oct 4, 2026" in row for row in
+                   page.locator("#results .match-row").all_inner_texts())
+        _search(page, **{"from": "2026-10-03", "to": "2026-10-03"})
+        assert _row_names(page) == []
+    finally:
+        context.close()
+
+
 def test_a_name_typed_while_the_history_loads_is_searched(records: dict[str, Any],
                                                          open_page: Callable[..., Page]) -> None:
     """The page's first load waits for the games list; a name typed meanwhile is not wiped
