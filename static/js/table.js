@@ -560,9 +560,12 @@ function renderGame(ctx, seatSlots, prev) {
   // the results of a game over the felt
   const overlay = $("#overlay");
   const showResults = gameOver() && S.resultsHidden !== resultsKey();
+  const opens = showResults && overlay.hidden;
   overlay.hidden = !showResults;
   if (showResults) fillIfChanged(overlay, resultPanel(ctx));
   else fill(overlay);
+  // What the results cover is out of the keyboard's way (a "Remove bot" under them).
+  for (const el of [...$("#felt").children].filter((c) => c !== overlay)) el.inert = showResults;
 
   // what to do now
   const prompt = promptFor(ctx);
@@ -591,6 +594,12 @@ function renderGame(ctx, seatSlots, prev) {
       || JSON.stringify(prev.game.legal) !== JSON.stringify(state.game.legal));
     const target = kept && !(turnStarts && move && !kept.matches(".card--legal, .move")) ? kept : move;
     if (target) target.focus({ preventScroll: true });
+  }
+  // A keyboard player whose game just ended goes on from the results' first button
+  // ("Ready", "Rematch"), not from a card left in the hand or the top of the page; focus
+  // elsewhere (the chat) is left alone.
+  if (opens && (focusedEl || document.activeElement === document.body)) {
+    overlay.querySelector("button, a")?.focus({ preventScroll: true });
   }
 }
 

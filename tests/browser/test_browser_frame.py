@@ -150,8 +150,8 @@ def test_every_game_is_played_with_the_keyboard_alone(server: str, open_page: Ca
                                                       game: str, size: str) -> None:
     """A whole game, from Start to its results, by keys alone: the frame gives your turn's
     first move the focus, the focus is seen, arrows and Tab reach every other move, Enter
-    plays it, and screen readers hear that it is your turn. The longest name is never cut
-    short, and a phone never scrolls sideways."""
+    plays it, screen readers hear that it is your turn, and the results take the focus.
+    The longest name is never cut short, and a phone never scrolls sideways."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     page = open_page(PHONE if size == "phone" else DESKTOP)
@@ -192,6 +192,12 @@ def test_every_game_is_played_with_the_keyboard_alone(server: str, open_page: Ca
             assert_no_horizontal_overflow(page)
     assert moves > 0
     assert page.locator("#results").is_visible()
+    # The keys go on from the results: their first button has the focus, and what they
+    # cover (a bot's "Remove bot") is out of Tab's way.
+    page.wait_for_function("document.querySelector('#overlay').contains(document.activeElement)")
+    assert page.evaluate("document.activeElement.id") in ("ready-btn", "rematch-btn")
+    assert page.evaluate("[...document.querySelectorAll('#felt > :not(#overlay)')]"
+                         ".every((el) => el.inert)")
     assert page.evaluate(CUT) == [], "a name is cut short"
     if size == "phone":
         assert_no_horizontal_overflow(page)
