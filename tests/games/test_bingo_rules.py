@@ -599,3 +599,16 @@ def test_the_open_tally_option() -> None:
             GAME.check_options({"open_tally": bad})
     with pytest.raises(Malformed):
         GAME.check_options({"target": 5})
+
+
+def test_the_leaders_choices_in_words_for_each_reader() -> None:
+    """After a trick the leader may close the stock first: said to the leader as "you", to
+    the other seat and spectators without a "he" (it may be anyone)."""
+    deal = make("6-6 1-2 1-3 1-4 1-5 2-3 2-4", "5-6 0-1 0-2 0-3 0-4 0-5 2-5", "4-6")
+    play(deal, (0, "6-6"), (1, "5-6"))
+    assert deal.can_close(0)
+    assert deal.prompt(0) == ("You must lead to trick 2 (first you may close the stock), "
+                              "or claim 70.")
+    for reader in (1, None):
+        assert deal.prompt(reader) == ("{0} must lead to trick 2 (first they may close the "
+                                       "stock), or claim 70.")

@@ -1246,7 +1246,11 @@ def test_the_winner_rule_in_words() -> None:
         == ("Ann and Bob tie on +5; a tie goes to the player with the highest rabbit in the "
             "score pile: Bob's 8♦.")
     assert explain_winner({"scores": [2, 2, 2, 2], "winner": None, "tie_break": "draw"},
-                          labels).endswith("so the game is a draw.")
+                          labels) == ("Ann, Bob, Cy and Di tie on +2 and none has a "
+                                      "rabbit in the score pile, so the game is a draw.")
+    assert explain_winner({"scores": [3, 0, -1, 3], "winner": None, "tie_break": "draw"},
+                          labels) == ("Ann and Di tie on +3 and neither has a rabbit in the "
+                                      "score pile, so the game is a draw.")
 
 
 async def raw_answer(table: Table, client: Client, conn: FakeConn,

@@ -344,7 +344,7 @@ class Deal:
             lead = "lead one of the doubles just declared"
         else:
             lead = f"lead to trick {self.trick_number}"
-        first = f" (first {'you' if seat == turn else 'he'} may {' or '.join(extras)})" \
+        first = f" (first {'you' if seat == turn else 'they'} may {' or '.join(extras)})" \
             if extras else ""
         return f"{who} must {lead}{first}, or claim 70."
 

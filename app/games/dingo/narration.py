@@ -82,14 +82,16 @@ def explain_winner(result: dict[str, Any], labels: Sequence[str]) -> str:
     scores, winner, tie_break = result["scores"], result["winner"], result["tie_break"]
     best = max(scores)
     tied = [s for s in range(4) if scores[s] == best]
-    names = " and ".join(labels[s] for s in tied)
+    *some, last = [labels[s] for s in tied]
+    names = f"{', '.join(some)} and {last}" if some else last
     if winner is not None and tie_break is None:
         return (f"The highest score wins the game: {labels[winner]} with "
                 f"{_points(best)}.")
     if winner is not None:
         return (f"{names} tie on {_points(best)}; a tie goes to the player with the highest "
                 f"rabbit in the score pile: {labels[winner]}'s {card_text(tie_break)}.")
-    return (f"{names} tie on {_points(best)} and none of them has a rabbit in the score "
+    nobody = "neither" if len(tied) == 2 else "none"  # (read as "you" by one of them)
+    return (f"{names} tie on {_points(best)} and {nobody} has a rabbit in the score "
             "pile, so the game is a draw.")
 
 
