@@ -101,7 +101,9 @@ function show(page, query) {
         onclick: () => go({ ...query, offset: lastPage }) }, "Go to the last page")));
   } else if (!page.items.length) {
     fill(results, h("div", { class: "panel empty-state" },
-      h("p", {}, searching ? "No finished match matches this search." : "No match has finished yet."),
+      h("p", {}, !searching ? "No match has finished yet."
+        : query.from && query.to && query.from > query.to ? "The “From” day is after the “To” day: no day is in between."
+          : "No finished match matches this search."),
       h("a", { class: "btn btn--primary", href: "/" }, "Start a table")));
   } else {
     fill(results, page.items.map(matchRow));

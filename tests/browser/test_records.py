@@ -148,6 +148,9 @@ def test_history_days_are_the_readers_days(records: dict[str, Any], browser: Bro
                    page.locator("#results .match-row").all_inner_texts())
         _search(page, **{"from": "2026-10-03", "to": "2026-10-03"})
         assert _row_names(page) == []
+        assert "No finished match matches this search." in page.inner_text("#results")
+        _search(page, **{"from": "2026-10-05", "to": "2026-10-04"})  # the wrong way round
+        assert "The “From” day is after the “To” day" in page.inner_text("#results")
     finally:
         context.close()
 
