@@ -76,32 +76,39 @@ _BLANKS = frozenset({0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0})
 
 
 def _hidden(text: str, i: int) -> bool:
-    """Whether ``text[i]`` hides, reorders or breaks the text: a control or format
-    character (bidi overrides, zero-width spaces), a line or paragraph separator, a blank
-    letter; a joiner not between two visible non-ASCII characters, a tag outside a flag.
-    (Unchecked, "Ann" with a joiner or tags after it would look like another "Ann".)"""
-    ch = text[i]
-    code, kind = ord(ch), unicodedata.category(ch)
+    """Whether ``text[i]`` (not a tag) hides, reorders or breaks the text: a control or
+    format character (bidi overrides, zero-width spaces), a line or paragraph separator, a
+    blank letter, a joiner not between two visible non-ASCII characters. (Unchecked, "Ann"
+    with a joiner after it would look like another "Ann".)"""
+    code, kind = ord(text[i]), unicodedata.category(text[i])
     if code in _JOINERS:
         around = text[i - 1:i] + text[i + 1:i + 2]
-        return len(around) < 2 or i == 0 or any(
+        return len(around) < 2 or any(
             ord(c) < 0x80 or unicodedata.category(c)[0] in "CZ" for c in around)
-    if code in _TAGS:
-        start = i
-        while start > 0 and ord(text[start - 1]) in _TAGS:
-            start -= 1
-        end = i
-        while end < len(text) and ord(text[end]) in _TAGS and ord(text[end]) != _CANCEL_TAG:
-            end += 1
-        ended = end < len(text) and ord(text[end]) == _CANCEL_TAG
-        return start == 0 or ord(text[start - 1]) != _BLACK_FLAG or not ended
     return kind[0] == "C" or kind in ("Zl", "Zp") or code in _BLANKS
 
 
 def without_hidden(text: str) -> str:
     """``text`` with every character that hides, reorders or breaks it (``_hidden``) made a
-    space: what no name holds and chat drops; emoji are kept whole."""
-    return "".join(" " if _hidden(text, i) else ch for i, ch in enumerate(text))
+    space, and every run of tag characters that is not a flag's (after a black flag, at
+    least one tag, then CANCEL TAG): what no name holds and chat drops; emoji are kept
+    whole. One pass: a chat line of 2,000 tags costs no more than 2,000 letters."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if ord(text[i]) not in _TAGS:
+            out.append(" " if _hidden(text, i) else text[i])
+            i += 1
+            continue
+        end = i
+        while end < len(text) and ord(text[end]) in _TAGS and ord(text[end]) != _CANCEL_TAG:
+            end += 1
+        ended = end < len(text) and ord(text[end]) == _CANCEL_TAG
+        flag = ended and end > i and i > 0 and ord(text[i - 1]) == _BLACK_FLAG
+        end += ended
+        out.append(text[i:end] if flag else " " * (end - i))
+        i = end
+    return "".join(out)
 
 
 def clean_name(name: str) -> str:

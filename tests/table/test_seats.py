@@ -27,6 +27,7 @@ def test_a_name_as_people_write_it_is_taken(name: str) -> None:
     ("Ann\U000e0041\U000e0042", "control characters"),  # tags outside a flag: hidden text
     ("\U0001f3f4\U000e0067\U000e0062", "control characters"),  # a flag never ended
     ("\U0001f3f4\U000e0067\U000e0062 Ann", "control characters"),
+    ("\U0001f3f4\U000e007f Ann", "control characters"),  # a flag of no tags
     ("Ann\u2028Bo", "control characters"),  # a line break
     ("\u3164", "control characters"), ("\u2800 Ann", "control characters"),  # blank letters
     ("\u0301\u0301", "a letter"),  # nothing to see
@@ -40,6 +41,10 @@ def test_a_name_that_hides_or_reorders_is_refused(name: str, why: str) -> None:
 def test_chat_keeps_emoji_whole_and_drops_what_would_hide_or_reorder() -> None:
     assert clean_chat("gg 👩\u200d💻!", 100) == "gg 👩\u200d💻!"
     assert clean_chat("a\u202eb\nc\u200bd\u2029e f\u200d", 100) == "a b c d e f"
+    # Tags outside a flag are hidden text, however many (in one pass: a flood is no cost).
+    assert clean_chat("hi" + "\U000e0041" * 1998, 200) == "hi"
+    flag = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    assert clean_chat(f"{flag}{flag} gg", 100) == f"{flag}{flag} gg"
     with pytest.raises(TableError):
         clean_chat("\u202e\n", 100)
 
