@@ -230,11 +230,13 @@ def test_a_long_name_reads_whole_on_a_phone_plate(server: str, open_page: Callab
     assert_no_horizontal_overflow(page)
 
 
-def test_a_long_name_without_a_space_fits_the_prompt_on_a_phone(
-        server: str, open_page: Callable[..., Page]) -> None:
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_long_name_without_a_space_fits_the_prompt_and_the_log(
+        server: str, open_page: Callable[..., Page], width: int) -> None:
     """"WWW… is discarding a card." with a 24-letter name of wide letters made the felt
-    wider than a phone: the prompt breaks such a name instead."""
-    page = open_page({"width": 360, "height": 800})
+    wider than a phone, and its log lines the side column wider than a desktop: the
+    prompt and the log break such a name instead."""
+    page = open_page({"width": width, "height": 800})
     create_table(page, server, "Pia", bots=(2, 3))
     go_to_table(page)
     page.evaluate(SIT_ANOTHER, [page.url.rsplit("/", 1)[1], 1, "W" * 24])
