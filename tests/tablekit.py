@@ -188,6 +188,16 @@ class Harness:
         await wait_until(lambda: any(f["type"] == "seated" for f in conn.frames))
         return client, conn
 
+    async def restart(self, table: Table, config: TableConfig | None = None) -> Table:
+        """The table as a restarted server (or another process) brings it back from its log:
+        shut here, restored from the store, served by this harness's manager."""
+        table.shut(1012, "restart")
+        stored = StoredTable(table.id, table.options.to_dict(), table.created_at,
+                             list(self.store.entries(table.id)))
+        copy = await Table.restore(stored, self.store, config or self.manager.config)
+        self.manager.tables[copy.id] = copy
+        return copy
+
     async def close(self) -> None:
         await self.manager.shutdown()
         for client in self.clients:

@@ -974,8 +974,9 @@ class Table(TableViews, TableClock):
         """``leave_seat``: the sender gives its seat up and watches on. In the lobby the seat
         is freed; once a match has started a bot plays it from now on (the stand-in, as when
         the host gives an absent player's seat away; after the match too, so a rematch is
-        not left waiting for an empty seat). The host keeps a seat: a host who only watched
-        and then went away would leave the table with nobody to start or seat anyone."""
+        not left waiting for an empty seat). The host keeps a seat: sitting again it would
+        get a new token (its old one retired), so its seat would not carry the role after a
+        reload, and watching it could not vote for a rematch of a table of bots."""
         if client.seat is None:
             raise TableError("not_seated", "you hold no seat")
         if client.host:

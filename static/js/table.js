@@ -288,14 +288,14 @@ function onError(msg) {
 // ---- intents ---------------------------------------------------------------------------
 
 function send(type, fields = {}, { game = false } = {}) {
-  const id = `${type.slice(0, 3)}-${Date.now().toString(36)}-${(++S.seq).toString(36)}`;
-  const msg = { type, ...fields, id };
-  if (game) msg.v = S.state.v;
   if (S.inert) {
     // (Pressed in a dialog opened before another tab took the seat.)
     toast("This tab only watches: your seat is played in another tab.", { error: true });
     return false;
   }
+  const id = `${type.slice(0, 3)}-${Date.now().toString(36)}-${(++S.seq).toString(36)}`;
+  const msg = { type, ...fields, id };
+  if (game) msg.v = S.state.v;
   if (!conn.send(msg)) {
     toast("Not connected right now. Reconnecting…", { error: true });
     return false;

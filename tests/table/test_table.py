@@ -1070,11 +1070,7 @@ async def test_a_host_without_a_seat_who_is_gone_passes_the_role_on() -> None:
         table, host = await h.table(bots=((2, "random"), (3, "random")))
         watching = await h.join(table, host)
         await table.leave(watching[0])
-        table.shut(1012, "restart")
-        stored = StoredTable(table.id, table.options.to_dict(), table.created_at,
-                             list(h.store.entries(table.id)))
-        table = await Table.restore(stored, h.store, fast_config(reconnect_grace_seconds=0.3))
-        h.manager.tables[table.id] = table
+        table = await h.restart(table)
         await wait_until(lambda: table._seatless_host_gone)
         d = await h.seat(table, 1, "Di")
         await wait_until(lambda: d[0].host)
@@ -1167,11 +1163,7 @@ async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None
         assert await submit(table, *back, type="leave_seat", id="leave-1") == answer
         assert table.version == version
         # So does a table restored from its log (a restart, another process).
-        table.shut(1012, "restart")
-        stored = StoredTable(table.id, table.options.to_dict(), table.created_at,
-                             list(h.store.entries(table.id)))
-        table = await Table.restore(stored, h.store, fast_config(reconnect_grace_seconds=30))
-        h.manager.tables[table.id] = table
+        table = await h.restart(table)
         back = await h.join(table, old_token)
         assert back[1].last("welcome")["seat"] is None
         assert await submit(table, *back, type="leave_seat", id="leave-1") == answer
