@@ -86,3 +86,22 @@ def dingo_record(seed: int, **kwargs: Any) -> dict[str, Any]:
         "scoreboard": summary, "standing": summary["standing"], "winner": old["winner"],
         "record": {"seed": old["seed"], "options": options},
     }
+
+
+def hand_over(record: dict[str, Any], seat: int, game: int, since: int, name: str,
+              strength: str = "easy") -> dict[str, Any]:
+    """``record`` where the player of ``seat`` left ``since`` steps into game ``game`` (from
+    1), and the bot ``name`` played the seat from then to the end of the match: every game
+    gets its ``holders``, the match's ``players`` name the bot."""
+    players = record["players"]
+    held = [[{"name": p["name"], "bot": p["bot"], "strength": p.get("strength"), "since": 0}]
+            for p in players]
+    bot = {"name": name, "bot": True, "strength": strength}
+    for number, g in enumerate(record["games"], start=1):
+        g["holders"] = [list(turns) for turns in held]
+        if number == game:
+            g["holders"][seat].append({**bot, "since": since})
+        elif number > game:
+            g["holders"][seat] = [{**bot, "since": 0}]
+    players[seat] = {"seat": seat, **bot}
+    return record

@@ -13,10 +13,10 @@ with those sentences also filled in with the players' names (``says``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.games.contract import JSON, Event, GameSpec, MatchState, fill_names
+from app.games.contract import JSON, Event, GameSpec, MatchState, fill_names, seat_labels
 
 
 def _frame(match: MatchState, seats: int, events: Sequence[Event],
@@ -32,9 +32,10 @@ def _frame(match: MatchState, seats: int, events: Sequence[Event],
 
 def game_frames(spec: GameSpec, seed: int, options: dict[str, Any],
                 games: Sequence[Sequence[Sequence[Any]]], number: int,
-                labels: Sequence[str]) -> JSON:
+                names_at: Callable[[int], Sequence[str]]) -> JSON:
     """Game ``number`` (1-based) of the match ``seed + options + games`` (each game's
     ``[seat, action]`` list) as ``{"deal": frame, "steps": [frame + index, seat, action]}``.
+    ``names_at(i)`` names the seats' holders when step ``i`` was played (0: the deal).
 
     The stored record was replayed when it was stored, so an action refused now means
     the game's rules changed since: ``GameError`` is raised as it is.
@@ -45,10 +46,10 @@ def game_frames(spec: GameSpec, seed: int, options: dict[str, Any],
         for seat, action in actions:
             match.apply(seat, action)
         events = match.start_next_game()
-    deal = _frame(match, spec.seats, events, labels)
+    deal = _frame(match, spec.seats, events, seat_labels(names_at(0)))
     steps = []
     for index, (seat, action) in enumerate(games[number - 1], start=1):
         happened = match.apply(seat, action)
         steps.append({"index": index, "seat": seat, "action": action,
-                      **_frame(match, spec.seats, happened, labels)})
+                      **_frame(match, spec.seats, happened, seat_labels(names_at(index)))})
     return {"deal": deal, "steps": steps}

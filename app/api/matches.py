@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pathlib
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any
 
@@ -28,9 +28,9 @@ from app import site
 from app.api.game_frames import game_frames
 from app.api.tables import MISSING_PAGE
 from app.db import repository
-from app.db.match_record import DINGO, game_title
+from app.db.match_record import DINGO, game_title, holder_at
 from app.db.models import GameRecord, MatchRecord
-from app.games.contract import GAMES_WON, fill_names
+from app.games.contract import GAMES_WON, fill_names, seat_labels
 from app.games.dingo.frames import replay_game
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -57,6 +57,15 @@ class PlayerPublic(BaseModel):
     strength: str | None = None
 
 
+class Holder(BaseModel):
+    """Who held a seat during a game, from ``since`` steps into it (0: from the deal)."""
+
+    name: str
+    bot: bool
+    strength: str | None = None
+    since: int
+
+
 class Unit(BaseModel):
     """What a number counts, for one and for more ("game won", "games won")."""
 
@@ -72,7 +81,10 @@ class MatchSummary(BaseModel):
     table_id: str
     started_at: datetime
     ended_at: datetime
-    players: list[PlayerPublic]  # by seat
+    players: list[PlayerPublic]  # by seat: who held it at the end of the match
+    #: Who else held a seat during the match, by seat (a player who left, the bot that
+    #: stood in for them, a bot replaced between games): each game's ``holders`` say when.
+    earlier: list[PlayerPublic]
     game_wins: list[int] | None  # per seat (None: a game that counts no game wins)
     totals: list[int] | None  # cumulative points per seat (None: a game without points)
     winner: int | None  # seat; None: a drawn match
@@ -105,6 +117,7 @@ class GamePublic(BaseModel):
     #: "none" (bots only, or it could not be worked out).
     advice: str
     mistakes: list[int] | None  # per seat, once the advice is ready
+    holders: list[list[Holder]]  # per seat, who held it in turn during the game
 
 
 class Advice(BaseModel):
@@ -146,8 +159,9 @@ class GameResult(BaseModel):
     actions: list[Any]  # [seat, action] in order
     result: dict[str, Any] | None  # may carry "say": the result in words, seats as {0}, {1}
     winner: int | None  # None: a draw
-    say: str | None  # result["say"] with the players' names filled in
+    say: str | None  # result["say"] with the names of the seats' holders filled in
     replay_url: str
+    holders: list[list[Holder]]  # per seat, who held it in turn during the game
 
 
 class GenericMatchDetail(MatchSummary):
@@ -203,7 +217,8 @@ class GameReplay(BaseModel):
     number: int
     dealer: int
     seed: int | None
-    players: list[PlayerPublic]
+    players: list[PlayerPublic]  # who held the seats at the end of the match
+    holders: list[list[Holder]]  # per seat, who held it in turn during this game
     deal: ReplayDeal
     steps: list[ReplayStep]
     result: dict[str, Any]  # scores, winner, tie_break, final piles and hands
@@ -240,7 +255,8 @@ class GenericReplay(BaseModel):
     #: its own seat.
     table_id: str
     number: int
-    players: list[PlayerPublic]
+    players: list[PlayerPublic]  # who held the seats at the end of the match
+    holders: list[list[Holder]]  # per seat, who held it in turn during this game
     setup: dict[str, Any]
     deal: Frame  # as the game was dealt
     steps: list[Step]
@@ -253,15 +269,28 @@ def _not_found(code: str, message: str) -> HTTPException:
     return HTTPException(status_code=404, detail={"code": code, "message": message})
 
 
-def _players(match: MatchRecord) -> list[PlayerPublic]:
+def _players(match: MatchRecord, *, final: bool = True) -> list[PlayerPublic]:
+    """Who held the seats at the end of the match (``final``), or who held them before."""
     return [PlayerPublic(seat=p.seat, name=p.name, bot=p.is_bot, strength=p.bot_strength)
-            for p in match.players]
+            for p in match.players if (p.ordinal == 0) == final]
 
 
-def _labels(players: list[PlayerPublic]) -> list[str]:
-    """Players' names; where two share a name, the seat (1, 2...) follows it."""
-    names = [p.name for p in players]
-    return [f"{n} {s + 1}" if names.count(n) > 1 else n for s, n in enumerate(names)]
+def _holders(match: MatchRecord, game: GameRecord) -> list[list[dict[str, Any]]]:
+    """Who held each seat in turn during ``game`` (``Holder``s); for a game recorded before
+    holders were kept, the match's players."""
+    if game.holders is None:
+        return [[{"name": p.name, "bot": p.bot, "strength": p.strength, "since": 0}]
+                for p in _players(match)]
+    return game.holders
+
+
+def _public(holders: list[list[dict[str, Any]]]) -> list[list[Holder]]:
+    return [[Holder(**h) for h in turns] for turns in holders]
+
+
+def _names_at(holders: list[list[dict[str, Any]]]) -> Callable[[int], list[str]]:
+    """The seats' holders' names when step ``i`` of a game was played (0: the deal)."""
+    return lambda step: [holder_at(turns, step)["name"] for turns in holders]
 
 
 def _summary(match: MatchRecord) -> dict[str, Any]:
@@ -269,6 +298,7 @@ def _summary(match: MatchRecord) -> dict[str, Any]:
     return {"id": match.id, "game": match.game, "game_title": game_title(match.game),
             "seats": match.seats, "table_id": match.table_id, "started_at": match.started_at,
             "ended_at": match.ended_at, "players": _players(match),
+            "earlier": _players(match, final=False),
             "game_wins": board.get("game_wins"), "totals": board.get("totals"),
             "winner": match.winner, "rule": str(board.get("rule", "")),
             "standing": match.standing, "standing_unit": _unit(match)}
@@ -394,10 +424,11 @@ async def get_match(match_id: MatchId, session: SessionDep) -> MatchDetail | Gen
     if match is None:
         raise _not_found("unknown_match", f"no finished match has id {match_id}")
     if match.game != DINGO:
-        labels = _labels(_players(match))
         generic = [GameResult(number=g.number, setup=g.setup, actions=g.actions,
-                              result=g.result, winner=g.winner, say=_say(g.result, labels),
-                              replay_url=_replay_url(match_id, g.number))
+                              result=g.result, winner=g.winner,
+                              say=_say(g.result, holders := _holders(match, g)),
+                              replay_url=_replay_url(match_id, g.number),
+                              holders=_public(holders))
                    for g in match.games]
         return GenericMatchDetail(**_summary(match), seed=match.seed, options=match.options,
                                   scoreboard=match.scoreboard, games=generic)
@@ -406,7 +437,8 @@ async def get_match(match_id: MatchId, session: SessionDep) -> MatchDetail | Gen
                         scores=(g.result or {})["scores"], winner=g.winner,
                         tie_break=(g.result or {}).get("tie_break"),
                         replay_url=_replay_url(match_id, g.number),
-                        advice=(advice := _advice(g.advice)).status, mistakes=advice.mistakes)
+                        advice=(advice := _advice(g.advice)).status, mistakes=advice.mistakes,
+                        holders=_public(_holders(match, g)))
              for g in match.games]
     return MatchDetail(**_summary(match), seed=match.seed, options=match.options, games=games)
 
@@ -415,8 +447,10 @@ def _replay_url(match_id: int, number: int) -> str:
     return f"/api/matches/{match_id}/games/{number}/replay"
 
 
-def _say(result: dict[str, Any] | None, labels: list[str]) -> str | None:
+def _say(result: dict[str, Any] | None, holders: list[list[dict[str, Any]]]) -> str | None:
+    """The game's result in words, naming who held the seats at its end."""
     say = (result or {}).get("say")
+    labels = seat_labels([turns[-1]["name"] for turns in holders])
     return fill_names(say, labels) if isinstance(say, str) else None
 
 
@@ -431,35 +465,34 @@ async def replay(match_id: MatchId, number: GameNumber,
             raise _not_found("unknown_match", f"no finished match has id {match_id}")
         raise _not_found("unknown_game", f"match {match_id} has no game {number}")
     match = game.match
-    players = _players(match)
+    players, holders = _players(match), _holders(match, game)
     if match.game != DINGO:
-        return await _generic_replay(session, match, game, players)
+        return await _generic_replay(session, match, game, players, holders)
     setup = game.setup
-    replayed = replay_game(setup["hands"], setup["dealer"], game.actions,
-                           [p.name for p in players],
+    replayed = replay_game(setup["hands"], setup["dealer"], game.actions, _names_at(holders),
                            open_discards=bool(match.options.get("open_discards")))
     return GameReplay(match_id=match_id, game=DINGO, game_title=game_title(DINGO),
                       number=number, dealer=setup["dealer"], seed=setup.get("seed"),
-                      players=players, advice=_advice(game.advice),
+                      players=players, holders=_public(holders), advice=_advice(game.advice),
                       stand_in=game.stand_in or [], **replayed)
 
 
 async def _generic_replay(session: AsyncSession, match: MatchRecord, game: GameRecord,
-                          players: list[PlayerPublic]) -> GenericReplay:
+                          players: list[PlayerPublic],
+                          holders: list[list[dict[str, Any]]]) -> GenericReplay:
     try:
         spec = registry.get(match.game)
     except KeyError:
         raise _not_found("unknown_game", f"match {match.id} is of a game this server no "
                          f"longer hosts ({match.game})") from None
     earlier = await repository.game_actions(session, match.id, game.number)
-    labels = _labels(players)
     frames = game_frames(spec, match.seed, match.options, [*earlier, game.actions],
-                         game.number, labels)
+                         game.number, _names_at(holders))
     return GenericReplay(match_id=match.id, game=match.game, game_title=spec.title,
                          seats=match.seats, table_id=match.table_id, number=game.number,
-                         players=players,
+                         players=players, holders=_public(holders),
                          setup=game.setup, result=game.result, winner=game.winner,
-                         say=_say(game.result, labels), **frames)
+                         say=_say(game.result, holders), **frames)
 
 
 @pages.get("/matches/{match_id:int}")

@@ -8,10 +8,19 @@ The table server hands ``finish_match`` a JSON-able record::
                  {"seat": 1, "name": "Ada", "bot": true, "strength": "hard"}, ...one per seat],
      "started_at": "2026-11-21T23:00:00+00:00", "ended_at": "...",
      "games": [{"number": 1, "setup": {...}, "actions": [...], "result": {...} | null,
-                "winner": 1 | null, "stand_in": [3, 7]}, ...],
+                "winner": 1 | null, "stand_in": [3, 7],
+                "holders": [[{"name": "Dov", "bot": false, "strength": null, "since": 0},
+                             {"name": "Bot 4", "bot": true, "strength": "hard",
+                              "since": 12}], ...one list per seat]}, ...],
      "scoreboard": {...MatchState.scoreboard(): "rule", "standing", ...},
      "standing": [per seat], "winner": 1 | null,
      "record": {...MatchState.record()...}}
+
+``players`` are who held the seats at the end of the match; a game's ``holders`` say who
+held each seat in turn during it (a player who left mid-game, then the bot that took the
+seat ``since`` that many steps), so each game and each step is credited to whoever
+played it, and every holder is found by a name search. Records made before holders were
+kept have none: their games are credited to ``players``.
 
 For Dingo a game's ``setup`` is ``{"dealer", "seed", "hands"}``, its actions are
 ``Action.to_dict()`` dicts and its ``result`` is ``{"scores", "tie_break"}``; the
@@ -32,6 +41,7 @@ later in a replay.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Annotated, Any
@@ -65,6 +75,14 @@ class PlayerIn(_Record):
     strength: Annotated[str, Field(min_length=1, max_length=32)] | None = None
 
 
+class HolderIn(_Record):
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    bot: Annotated[bool, Field(strict=True)]
+    strength: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+    #: The game's steps played before they took the seat (0: from the deal).
+    since: Annotated[int, Field(strict=True, ge=0)]
+
+
 class GameIn(_Record):
     number: Annotated[int, Field(strict=True, ge=1)]
     setup: dict[str, Any]
@@ -74,6 +92,8 @@ class GameIn(_Record):
     #: The steps (1 for the first action) a stand-in bot played for a person who was away
     #: or out of time: they are not that person's decisions.
     stand_in: list[Annotated[int, Field(strict=True, ge=1)]] = []
+    #: Per seat, who held it in turn; absent in records made before holders were kept.
+    holders: list[Annotated[list[HolderIn], Field(min_length=1)]] | None = None
 
 
 class MatchIn(_Record):
@@ -212,6 +232,7 @@ def parse_match_record(record: object) -> MatchRows:
     if sorted(p.seat for p in m.players) != list(range(seats)):
         raise ValueError(f"match record: players must hold seats {_seat_list(seats)} "
                          "once each")
+    _check_holders(m, seats)
     for where, seat in [("winner", m.winner)] + [
             (f"games.{i}.winner", g.winner) for i, g in enumerate(m.games)]:
         if seat is not None and seat >= seats:
@@ -237,12 +258,58 @@ def parse_match_record(record: object) -> MatchRows:
                "options": options, "started_at": m.started_at.astimezone(UTC),
                "ended_at": m.ended_at.astimezone(UTC), "winner": m.winner,
                "standing": m.standing, "scoreboard": scoreboard, "record": m.record},
-        players=[{"seat": p.seat, "seats": seats, "name": p.name, "name_key": name_key(p.name),
-                  "is_bot": p.bot, "bot_strength": p.strength}
-                 for p in sorted(m.players, key=lambda p: p.seat)],
-        games=[{**g, "seats": seats, "advice": _no_advice(m), "stand_in": src.stand_in}
+        players=_player_rows(m, seats),
+        games=[{**g, "seats": seats, "advice": _no_advice(m), "stand_in": src.stand_in,
+                "holders": None if src.holders is None
+                else [[h.model_dump() for h in turns] for turns in src.holders]}
                for g, src in zip(games, m.games, strict=True)],
     )
+
+
+def holder_at(turns: Sequence[Mapping[str, Any]], step: int) -> Mapping[str, Any]:
+    """Of a seat's ``holders`` in a game, who played its step ``step`` (0: who held the seat
+    at the deal)."""
+    return next(h for h in reversed(turns) if h["since"] < max(step, 1))
+
+
+def _check_holders(m: MatchIn, seats: int) -> None:
+    for g in m.games:
+        if g.holders is None:
+            continue
+        where = f"match record: game {g.number}: holders"
+        if len(g.holders) != seats:
+            raise ValueError(f"{where} must hold one list per seat ({seats})")
+        for seat, turns in enumerate(g.holders):
+            since = [h.since for h in turns]
+            if since[0] != 0 or since != sorted(set(since)) or since[-1] > len(g.actions):
+                raise ValueError(f"{where}: seat {seat}'s holders must start at step 0 and "
+                                 "take over at later steps of the game, in order")
+            if any(h.strength is not None and not h.bot for h in turns):
+                raise ValueError(f"{where}: seat {seat}: a person has no bot strength")
+    last = m.games[-1].holders
+    if last is not None:
+        for p in m.players:
+            final = last[p.seat][-1]
+            if (final.name, final.bot) != (p.name, p.bot):
+                raise ValueError(f"match record: players: seat {p.seat} is {p.name!r}, but "
+                                 f"{final.name!r} held it at the end of the last game")
+
+
+def _player_rows(m: MatchIn, seats: int) -> list[dict[str, Any]]:
+    """``match_players`` rows: who held each seat at the end (``ordinal`` 0), then whoever
+    held it earlier in the match (1, 2... in the order they first did), so a name search
+    finds everyone who played."""
+    rows = []
+    for p in sorted(m.players, key=lambda p: p.seat):
+        held = [(p.name, p.bot, p.strength)]
+        for g in m.games:
+            for h in g.holders[p.seat] if g.holders else []:
+                if all((h.name, h.bot) != (name, bot) for name, bot, _ in held):
+                    held.append((h.name, h.bot, h.strength))
+        rows += [{"seat": p.seat, "ordinal": ordinal, "seats": seats, "name": name,
+                  "name_key": name_key(name), "is_bot": bot, "bot_strength": strength}
+                 for ordinal, (name, bot, strength) in enumerate(held)]
+    return rows
 
 
 def _no_advice(m: MatchIn) -> dict[str, str] | None:
@@ -250,7 +317,8 @@ def _no_advice(m: MatchIn) -> dict[str, str] | None:
     background worker will work it out."""
     if m.game != DINGO:
         return {"none": "no advice for this game yet"}
-    if all(p.bot for p in m.players):
+    if all(p.bot for p in m.players) and all(
+            h.bot for g in m.games for turns in g.holders or [] for h in turns):
         return {"none": "played by bots only"}
     return None
 

@@ -165,16 +165,18 @@ class MatchRecord(Base):
     #: migration 0003: their games rows hold all a replay needs).
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
+    #: Everyone who held a seat, by seat; ``ordinal`` 0 is who held it at the end.
     players: Mapped[list[MatchPlayer]] = relationship(
-        back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan",
-        passive_deletes=True)
+        back_populates="match", order_by="[MatchPlayer.seat, MatchPlayer.ordinal]",
+        cascade="all, delete-orphan", passive_deletes=True)
     games: Mapped[list[GameRecord]] = relationship(
         back_populates="match", order_by="GameRecord.number", cascade="all, delete-orphan",
         passive_deletes=True)
 
 
 class MatchPlayer(Base):
-    """Who sat where in a match."""
+    """Who sat where in a match: the seat's holder at the end, and any who held it before
+    (a player who left, the bot that stood in for them, a bot replaced between games)."""
 
     __tablename__ = "match_players"
     __table_args__ = (
@@ -187,6 +189,10 @@ class MatchPlayer(Base):
 
     match_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    #: 0: who held the seat at the end of the match; 1, 2...: who held it before, in the
+    #: order they first did (each game's ``holders`` say when).
+    ordinal: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False,
+                                         server_default=text("0"))
     #: The match's seat count (kept equal by the foreign key), for the seat check.
     seats: Mapped[int] = mapped_column(SmallInteger)
     name: Mapped[str] = mapped_column(String)
@@ -231,5 +237,10 @@ class GameRecord(Base):
     #: gets none (no person played, or no advice for that game yet) or whose advice could
     #: not be worked out; None until the background worker has done it.
     advice: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    #: Per seat, who held it in turn: ``name``, ``bot``, ``strength``, ``since`` (the steps
+    #: played before they took it); None for games recorded before it was kept (their
+    #: seats' holders are the match's players).
+    holders: Mapped[list[list[dict[str, Any]]] | None] = mapped_column(
+        JSON(none_as_null=True))
 
     match: Mapped[MatchRecord] = relationship(back_populates="games")

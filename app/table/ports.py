@@ -86,10 +86,15 @@ class TableStore(Protocol):
             {"game": "mate", "seats": 2, "table_id": "k3J9xQ2a", "seed": 123,
              "options": {...the game's options...},
              "players": [{"seat": 0, "name": "Ann", "bot": false, "strength": null},
-                         ...one per seat; a bot's "strength" is the word it was shown with],
+                         ...one per seat, who held it at the end; a bot's "strength" is
+                         the word it was shown with],
              "started_at": "2026-11-21T23:00:00+00:00", "ended_at": "...",
              "games": [{"number": 1, "setup": {...}, "actions": [...],
-                        "result": {...} or null, "winner": 1 or null}, ...],
+                        "result": {...} or null, "winner": 1 or null,
+                        "stand_in": [steps a bot played for an absent person],
+                        "holders": [[{"name", "bot", "strength", "since"}, ...] per seat:
+                                    who held it in turn, "since" steps into the game]},
+                       ...],
              "scoreboard": {...MatchState.scoreboard()...}, "standing": [per seat],
              "winner": 1 or null, "record": {...MatchState.record()...}}
 

@@ -128,6 +128,10 @@ class MatchInfo:
     recorded: bool = False
     #: Per game, the steps a stand-in bot played for an absent person (``auto`` actions).
     stand_in: list[list[int]] = field(default_factory=list)
+    #: Per game and seat, who held the seat in turn: ``name``, ``bot``, ``strength`` and
+    #: ``since`` (the game's steps played before they took it: 0 from the deal). A seat
+    #: changes hands mid-game when its player leaves or the host gives it to a bot.
+    holders: list[list[list[JSON]]] = field(default_factory=list)
 
 
 _second_iso: tuple[int, str] = (0, "")
@@ -353,6 +357,7 @@ class Table(TableViews, TableClock):
                 self._bots_due.pop(seat.index, None)
             elif self.match is not None:
                 self._new_bot(seat.index, seat.bot, seq)
+            self._new_holder(seat)
             events = [Event({"type": "seat_replaced", "seat": seat.index, "kind": seat.bot})]
         elif kind == "vote":
             self.seats[entry["seat"]].ready = True
@@ -449,6 +454,24 @@ class Table(TableViews, TableClock):
         self._game_steps = 0
         if self.info is not None:
             self.info.stand_in.append([])
+            self.info.holders.append([[self._holder(s)] for s in self.seats])
+
+    def _holder(self, seat: Seat) -> JSON:
+        """Who holds ``seat`` from the current step of the game on (``MatchInfo.holders``)."""
+        return {"name": seat.name, "bot": seat.bot is not None,
+                "strength": None if seat.bot is None else self._strengths.get(seat.bot, seat.bot),
+                "since": self._game_steps}
+
+    def _new_holder(self, seat: Seat) -> None:
+        """``seat`` changed hands: mid-game its new holder plays the game's next steps (a
+        seat only changes hands mid-game to a bot). Between games the next deal notes who
+        holds every seat."""
+        if self.info is None or self.game_over:
+            return
+        holders = self.info.holders[-1][seat.index]
+        if holders[-1]["since"] == self._game_steps:
+            holders.pop()  # gone before playing a step of this game
+        holders.append(self._holder(seat))
 
     def _bot_seed(self, seat: int, seq: int) -> int:
         """Bots are seeded from the log, so a restored table rebuilds the same bots."""
@@ -595,15 +618,15 @@ class Table(TableViews, TableClock):
             "table_id": self.id,
             "seed": record["seed"],
             "options": record["options"],
-            "players": [{"seat": s.index, "name": s.name, "bot": s.bot is not None,
-                         "strength": None if s.bot is None
-                         else self._strengths.get(s.bot, s.bot)}
-                        for s in self.seats],
+            # Who held each seat at the end; earlier holders are in each game's ``holders``.
+            "players": [{"seat": seat, "name": last["name"], "bot": last["bot"],
+                         "strength": last["strength"]}
+                        for seat, (*_, last) in enumerate(self.info.holders[-1])],
             "started_at": self.info.started_at,
             "ended_at": self.info.ended_at,
             "games": [{"number": i + 1, "setup": g["setup"], "actions": g["actions"],
                        "result": g["result"], "winner": g["winner"],
-                       "stand_in": self.info.stand_in[i]}
+                       "stand_in": self.info.stand_in[i], "holders": self.info.holders[i]}
                       for i, g in enumerate(record["games"])],
             "scoreboard": scoreboard,
             "standing": scoreboard["standing"],

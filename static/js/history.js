@@ -5,7 +5,7 @@
 
 import { $, h, fill, formatDate } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
-import { avatar, botBadge, seatNames } from "./render.js";
+import { alsoPlayed, avatar, botBadge, seatNames } from "./render.js";
 
 const LIMIT = 20;
 const FIELDS = ["game", "player", "table", "from", "to"];
@@ -140,7 +140,8 @@ function matchRow(m) {
       // What the players' numbers count, said once: the rows beside it have no room.
       h("span", { class: "muted match-row__unit" }, `Counted in ${m.standing_unit.other}`),
       m.winner === null || m.winner === undefined ? h("span", { class: "badge" }, "Draw") : null),
-    h("ul", { class: "players" }, players));
+    h("ul", { class: "players" }, players),
+    alsoPlayed(m));
 }
 
 function go(query) {

@@ -6,7 +6,7 @@
 import { $, h, fill, formatSpan, plural } from "./dom.js";
 import { ApiError, getJSON } from "./api.js";
 import { cardName } from "./cards.js";
-import { avatar, botBadge, readerSeat, seatNames, youBadge } from "./render.js";
+import { alsoPlayed, avatar, botBadge, heldBy, readerSeat, seatNames, youBadge } from "./render.js";
 import { signed } from "./words.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -62,22 +62,42 @@ function render(m) {
   const table = h("section", { class: "panel" },
     h("h2", {}, "Score table"),
     legend,
+    alsoPlayed(m),
     h("div", { class: "table-scroll" },
       h("table", { class: "grid-table score-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))));
 
-  fill($("#match"), head, winner, table, advicePanel(m, name));
+  fill($("#match"), head, winner, table, seatChanges(m, name), advicePanel(m));
+}
+
+/** Who played a seat in a game when it was not its last holder all along: "Game 1, Bruno's
+ * seat: Bob, then Bruno (bot) from step 9". Nothing when no seat changed hands. */
+function seatChanges(m, name) {
+  const lines = m.games.flatMap((g) => g.holders.map((turns, seat) => {
+    const last = m.players[seat];
+    if (turns.length === 1 && turns[0].name === last.name && turns[0].bot === last.bot) return null;
+    const who = turns.map((t, i) => (i ? `${heldBy(t)} from step ${t.since + 1}` : heldBy(t))).join(", then ");
+    return h("li", { dataset: { game: String(g.number), seat: String(seat) } }, `Game ${g.number}, ${name(seat)}'s seat: ${who}`);
+  })).filter(Boolean);
+  if (!lines.length) return null;
+  return h("section", { class: "panel", id: "seat-changes" },
+    h("h2", {}, "Seats that changed hands"),
+    h("p", { class: "muted" }, "A player left, or the host gave a seat to someone else; each game's points count for its seat."),
+    h("ul", { class: "seat-changes" }, lines));
 }
 
 /** The advice after each game (worked out by the server once the match was over): each
  * person's mistakes per game, with a link to the replay that shows them. */
-function advicePanel(m, name) {
-  const people = m.players.filter((p) => !p.bot).map((p) => p.seat);
-  const games = m.games.filter((g) => g.advice !== "none");
-  if (!people.length || !games.length) return null;
+function advicePanel(m) {
+  // Per game, the people who played it (by the name they played under: a bot may have
+  // taken their seat later).
+  const peopleOf = (g) => g.holders.map((turns, seat) => ({ seat, person: turns.find((t) => !t.bot) }))
+    .filter((p) => p.person);
+  const games = m.games.filter((g) => g.advice !== "none" && peopleOf(g).length);
+  if (!games.length) return null;
   const rows = games.map((g) => h("li", { dataset: { game: String(g.number) } },
     h("a", { href: `/matches/${m.id}/games/${g.number}` }, `Game ${g.number}`), ": ",
     g.advice === "ready"
-      ? people.map((s) => `${name(s)} ${plural(g.mistakes[s], "mistake")}`).join(" · ")
+      ? peopleOf(g).map(({ seat, person }) => `${person.name} ${plural(g.mistakes[seat], "mistake")}`).join(" · ")
       : h("span", { class: "muted" }, "being worked out…")));
   return h("section", { class: "panel advice-panel", id: "advice" },
     h("h2", {}, "Advice after the game"),
@@ -143,7 +163,8 @@ function renderGeneric(m) {
     h("h2", {}, "Games"),
     h("div", { class: "table-scroll" },
       h("table", { class: "grid-table score-table game-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))));
-  fill($("#match"), head, winner, h("section", { class: "panel" }, h("h2", {}, "Players"), players), table);
+  fill($("#match"), head, winner, h("section", { class: "panel" }, h("h2", {}, "Players"), players, alsoPlayed(m)),
+    table, seatChanges(m, name));
 }
 
 /** While the advice on some game is being worked out, look again now and then. */

@@ -10,8 +10,19 @@ import { tableMemory } from "./api.js";
 export function readerSeat(tableId, players) {
   const mem = tableMemory(tableId);
   if (!mem || !Number.isInteger(mem.seat) || !mem.name) return null;
-  const p = (players || []).find((x) => x.seat === mem.seat);
-  return p && !p.bot && p.name === mem.name ? p.seat : null;
+  // (Several entries may share a seat: a player who left, the bot that took the seat.)
+  const p = (players || []).find((x) => x.seat === mem.seat && !x.bot && x.name === mem.name);
+  return p ? p.seat : null;
+}
+
+/** A recorded seat holder in words: "Bob", "Bruno (bot)". */
+export const heldBy = (p) => `${p.name}${p.bot ? " (bot)" : ""}`;
+
+/** "Also played: Bob, Zed (bot)": who held a seat earlier in a recorded match and not at
+ * its end (a player who left, a bot replaced between games); null if nobody. */
+export function alsoPlayed(m) {
+  const earlier = m.earlier || [];
+  return earlier.length ? h("p", { class: "muted also-played" }, `Also played: ${earlier.map(heldBy).join(", ")}`) : null;
 }
 
 /** The "You" badge beside the reader's own name on a record (nothing for anyone else). */

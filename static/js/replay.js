@@ -18,7 +18,15 @@ const AUTOPLAY_MS = 900;
 const R = { data: null, index: 0, timer: null, generic: false, module: null, seen: null };
 
 const frames = () => [R.data.deal, ...R.data.steps];
-const nameOf = (seat) => seatNames(R.data.players)[seat];
+/** Who held ``seat`` when step ``step`` was played (0: the deal): a player who left
+ * mid-game is named for their steps, the bot that took the seat for the rest. */
+function holderAt(seat, step = R.index) {
+  const turns = R.data.holders[seat];
+  return turns.findLast((t) => t.since < Math.max(step, 1)) || turns[0];
+}
+const nameOf = (seat, step = R.index) => seatNames(R.data.holders.map((_, s) => holderAt(s, step)))[seat];
+/** Everyone who held a seat in this game, each with the seat ({seat, name, bot...}). */
+const allHolders = () => R.data.holders.flatMap((turns, seat) => turns.map((t) => ({ ...t, seat })));
 
 function show(index, { scroll = true } = {}) {
   const all = frames();
@@ -68,7 +76,7 @@ function drawTable(frame) {
     felt.appendChild(h("div", { class: ["rseat", `rseat--${pos}`, turn && "rseat--turn"], dataset: { seat: String(seat) } },
       h("div", { class: "rseat__head" }, avatar(nameOf(seat), seat),
         h("span", { class: "rseat__name" }, nameOf(seat)),
-        botBadge(R.data.players[seat]),
+        botBadge(holderAt(seat)),
         seat === R.data.dealer ? h("span", { class: "badge badge--dealer", title: "Dealer" }, "D") : null,
         h("span", { class: "rseat__score", title: "Points this game" }, signed(frame.scores[seat]))),
       h("div", { class: "rseat__hand" }, cardRow(frame.hands[seat], { size: "sm", label: `${nameOf(seat)}'s hand` })),
@@ -166,8 +174,10 @@ function adviceSummaryEl() {
   if (advice.status === "pending") {
     return h("p", { class: "advice advice--pending" }, "The advice on each choice is being worked out; it appears here in a minute or two.");
   }
-  const people = R.data.players.filter((p) => !p.bot).map((p) => p.seat);
-  const counts = people.map((s) => `${nameOf(s)}: ${advice.mistakes[s]} mistake${advice.mistakes[s] === 1 ? "" : "s"}`);
+  // The people who played, named even if a bot took their seat later in the game.
+  const people = R.data.holders.map((turns, seat) => ({ seat, person: turns.find((t) => !t.bot) }))
+    .filter((p) => p.person);
+  const counts = people.map(({ seat, person }) => `${person.name}: ${advice.mistakes[seat]} mistake${advice.mistakes[seat] === 1 ? "" : "s"}`);
   return h("div", { class: "advice" },
     h("p", { class: "advice__head" }, "Advice after the game"),
     h("p", {}, counts.join(" · ")),
@@ -197,7 +207,7 @@ function drawSteps() {
 
 // ---- every game but Dingo: the game's module draws the chosen seat's view ---------------
 
-const say = (text) => fillNames(text, (i) => nameOf(i) ?? `Seat ${i + 1}`);
+const say = (text, step = R.index) => fillNames(text, (i) => nameOf(i, step) ?? `Seat ${i + 1}`);
 
 /** Load the game's client module and its CSS (as the table frame does). */
 const loadModule = (game) => loadGameModule(safeGameName(game));
@@ -254,7 +264,7 @@ function drawGeneric(frame) {
     felt.appendChild(h("div", { class: ["rseat", "gseat", `rseat--${positionOf(seat)}`, toAct.has(seat) && "rseat--turn"], dataset: { seat: String(seat) } },
       h("div", { class: "rseat__head" }, avatar(nameOf(seat), seat),
         h("span", { class: "rseat__name" }, nameOf(seat)),
-        botBadge(R.data.players[seat]),
+        botBadge(holderAt(seat)),
         seat === R.seen ? h("span", { class: "badge", title: "The replay is seen from this seat" }, "seen from") : null),
       slot));
   }
@@ -300,12 +310,15 @@ function drawGenericSteps() {
     // The module's sum of the step, else the server's first sentence (who did what; the
     // list is the same from every seat), else the seat and the action's type.
     const first = hook("stepSay", frame.events || []) ?? narration(frame)[0];
-    const text = i === 0 ? "The deal" : first ? say(first) : `${nameOf(frame.seat)}: ${frame.action.type || "moves"}`;
+    const text = i === 0 ? "The deal" : first ? say(first, i) : `${nameOf(frame.seat, i)}: ${frame.action.type || "moves"}`;
     return h("li", { dataset: { index: String(i) } },
       h("button", { type: "button", class: "step-btn", onclick: () => { stop(); show(i); } },
         h("span", { class: "step-btn__n" }, String(i)), h("span", {}, text)));
   }));
 }
+
+/** A seat as the "Seen from" bar names it: its holders in this game ("Bob / Bruno"). */
+const seatTitle = (seat) => [...new Set(R.data.holders[seat].map((t) => t.name))].join(" / ");
 
 /** "Seen from: Ann / Bob / Spectator": whose view the module draws. */
 function drawSeenFrom() {
@@ -316,7 +329,7 @@ function drawSeenFrom() {
       type: "button", class: "btn btn--small", "aria-pressed": String(seat === R.seen),
       dataset: { seen: seat === null ? "spectator" : String(seat) },
       onclick: () => { R.seen = seat; drawSeenFrom(); show(R.index, { scroll: false }); },
-    }, seat === null ? "Spectator" : nameOf(seat))));
+    }, seat === null ? "Spectator" : seatTitle(seat))));
   const old = $("#seen-from");
   if (old) old.replaceWith(bar);
   else $("#rfelt").before(bar);
@@ -329,7 +342,7 @@ async function startGeneric() {
   // Seen from the seat the link names, else from the one this browser played, else seat 0.
   const seen = new URLSearchParams(location.search).get("seen");
   const seat = Number.parseInt(seen ?? "", 10);
-  const mine = readerSeat(R.data.table_id, R.data.players);
+  const mine = readerSeat(R.data.table_id, allHolders());
   R.seen = seen === "spectator" ? null
     : (seat >= 0 && seat < R.data.seats ? seat : mine ?? 0);
   R.module = await loadModule(R.data.game);

@@ -124,6 +124,8 @@ async def test_summary_fields(client: httpx.AsyncClient, stored: Stored) -> None
         "game": "dingo", "game_title": "Dingo", "seats": 4,
         "rule": "first to win 3 games", "standing": record["game_wins"],
         "standing_unit": {"one": "game won", "other": "games won"},
+        # Added with the seats' holders: nobody else held a seat in this match.
+        "earlier": [],
     }
 
 
@@ -352,7 +354,11 @@ async def test_match_detail(client: httpx.AsyncClient, stored: Stored) -> None:
         # People played it: its advice is waiting for the background worker (off here).
         assert game == {**want, "replay_url":
                         f"/api/matches/{match_id}/games/{want['number']}/replay",
-                        "advice": "pending", "mistakes": None}
+                        "advice": "pending", "mistakes": None,
+                        # A record without holders: the match's players held the seats.
+                        "holders": [[{"name": p["name"], "bot": p["bot"],
+                                      "strength": p.get("strength"), "since": 0}]
+                                    for p in record["players"]]}
 
 
 def _all_cards(frame: dict[str, Any]) -> list[str]:

@@ -68,7 +68,7 @@ def test_names_shared_by_two_players_get_their_seat() -> None:
 @pytest.mark.parametrize("seed", range(30))
 def test_explanations_of_real_games_name_every_card_and_point(seed: int) -> None:
     game = play_match_record(seed)["games"][0]
-    replay = replay_game(game["hands"], game["dealer"], game["actions"], SEATS)
+    replay = replay_game(game["hands"], game["dealer"], game["actions"], lambda _: SEATS)
     results = [e for s in replay["steps"] for e in s["events"] if e["type"] == "hunt_result"]
     changes = [c for s in replay["steps"] for c in s["score_changes"]]
     assert [c["rule"] for c in changes] == [e["rule"] for e in results]

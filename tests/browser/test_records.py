@@ -607,3 +607,86 @@ def test_dingo_replay_among_other_games_is_as_before(game_records: dict[str, Any
     page.goto(f"{game_records['base']}/matches/{game_records['ids'][3]}")
     page.wait_for_selector(".score-table .th-player")
     assert page.locator(".score-table .th-player").count() == 4
+
+
+# -- seats that changed hands ----------------------------------------------------------------
+
+def _second_move(record: dict[str, Any], seat: int) -> int:
+    """How many steps of game 1 came before ``seat``'s second move (its player left then)."""
+    actions = record["games"][0]["actions"]
+    return [i for i, a in enumerate(actions)
+            if (a["seat"] if isinstance(a, dict) else a[0]) == seat][1]
+
+
+def _handed_over() -> list[dict[str, Any]]:
+    """A Dingo and a Bingo match in which Bob left during game 1 and the bot Bruno played on."""
+    from recordkit import dingo_record, game_record, hand_over
+
+    dingo = dingo_record(21, games_to_win=2, table_id="left-d")
+    bingo = game_record("bingo", 8, names=("Ann", "Bob"), bots=(False, False),
+                        table_id="left-b")
+    return [hand_over(r, 1, 1, _second_move(r, 1), "Bruno") for r in (dingo, bingo)]
+
+
+@pytest.fixture(scope="module")
+def handed_over(browser: Browser,
+                tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    from app.db.store import create_store
+
+    async def fill(url: str) -> list[int]:
+        store = create_store(url)
+        try:
+            return [await store.finish_match(r) for r in _handed_over()]
+        finally:
+            await store.close()
+
+    tmp = tmp_path_factory.mktemp("handed-over-server")
+    with app_server(tmp) as base:
+        ids = in_thread(asyncio.run, fill(f"sqlite+aiosqlite:///{tmp / 'dingo.db'}"))
+        yield {"base": base, "ids": ids, "records": _handed_over()}
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_a_player_who_left_is_named_for_what_they_played(handed_over: dict[str, Any],
+                                                        open_page: Callable[..., Page],
+                                                        viewport: dict[str, int],
+                                                        size: str) -> None:
+    base, (dingo_id, bingo_id) = handed_over["base"], handed_over["ids"]
+    left = [_second_move(r, 1) for r in handed_over["records"]]
+    page = open_page(viewport)
+    page.goto(f"{base}/history?player=bob")
+    page.wait_for_selector("#results .match-row")
+    assert page.locator(".also-played").all_inner_texts() == ["Also played: Bob"] * 2
+    for match_id, since in zip((dingo_id, bingo_id), left, strict=True):
+        page.goto(f"{base}/matches/{match_id}")
+        page.wait_for_selector("#seat-changes")
+        assert page.locator("#seat-changes li").all_inner_texts() == [
+            f"Game 1, Bruno's seat: Bob, then Bruno (bot) from step {since + 1}"]
+        assert page.evaluate(SIDE_SCROLL) == 0
+        shot(page, f"records-seat-changes-{match_id}-{size}")
+
+    # Dingo's replay: Bob at the seat for his steps, the bot Bruno after.
+    page.goto(f"{base}/matches/{dingo_id}/games/1?step={left[0]}")
+    page.wait_for_selector(".rseat__name")
+    seat = page.locator(".rseat", has=page.locator(".rseat__name", has_text="Bob"))
+    assert seat.count() == 1 and seat.locator(".badge", has_text="Bot").count() == 0
+    steps = page.locator("#steps .step-btn").all_inner_texts()
+    assert "Bruno" not in " ".join(steps[:left[0] + 1])
+    assert "Bob" not in " ".join(steps[left[0] + 1:])
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"{STEP_COUNT}.startsWith('{left[0] + 1} /')")
+    bruno = page.locator(".rseat", has=page.locator(".rseat__name", has_text="Bruno"))
+    assert bruno.locator(".badge", has_text="Bot").count() == 1
+    assert page.locator(".rseat__name", has_text="Bob").count() == 0
+
+    # Bingo's replay, opened by the browser Bob played in: from his seat, named both ways.
+    page.evaluate("m => localStorage.setItem('dingo.table.left-b', JSON.stringify(m))",
+                  {"name": "Bob", "seat": 1})
+    page.goto(f"{base}/matches/{bingo_id}/games/1")
+    page.wait_for_selector("#seen-from")
+    assert page.get_attribute("#seen-from [data-seen='1']", "aria-pressed") == "true"
+    assert page.inner_text("#seen-from [data-seen='1']") == "Bob / Bruno"
+    steps = page.locator("#steps .step-btn").all_inner_texts()
+    assert "Bob" in " ".join(steps[:left[1] + 1]) and "Bruno" not in " ".join(steps[:left[1] + 1])
+    assert "Bob" not in " ".join(steps[left[1] + 1:])
+    shot(page, f"records-seat-changes-replay-{size}")

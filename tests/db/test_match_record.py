@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from matchdb import play_match_record
-from recordkit import dingo_record, game_record
+from recordkit import dingo_record, game_record, hand_over
 
 from app.db.match_record import parse_match_record
 
@@ -197,6 +197,57 @@ def test_a_bad_record_of_another_game_is_refused(
     game: str, change: Callable[[dict[str, Any]], None], message: str
 ) -> None:
     record = game_record(game, 5)
+    change(record)
+    with pytest.raises(ValueError, match=message):
+        parse_match_record(record)
+
+
+def test_every_holder_of_a_seat_is_a_player_row_and_each_game_keeps_its_holders() -> None:
+    record = hand_over(game_record("bingo", 5, bots=(False, False)), 1, 1, 3, "Bruno")
+    rows = parse_match_record(record)
+    assert [(p["seat"], p["ordinal"], p["name"], p["is_bot"], p["bot_strength"])
+            for p in rows.players] == [(0, 0, "Ann", False, None), (1, 0, "Bruno", True, "easy"),
+                                       (1, 1, "Bob", False, None)]
+    first = rows.games[0]["holders"][1]
+    assert [(h["name"], h["since"]) for h in first] == [("Bob", 0), ("Bruno", 3)]
+    assert all(g["holders"][1] == [{"name": "Bruno", "bot": True, "strength": "easy",
+                                    "since": 0}] for g in rows.games[1:])
+    # Before holders were kept: none, and one row per seat.
+    plain = parse_match_record(game_record("bingo", 5))
+    assert all(g["holders"] is None for g in plain.games)
+    assert [p["ordinal"] for p in plain.players] == [0, 0]
+
+
+def test_a_dingo_match_a_person_left_still_gets_advice() -> None:
+    record = dingo_record(3)
+    for p in record["players"][1:]:
+        p["bot"] = True
+    record = hand_over(record, 0, 1, 4, "Ada")
+    assert parse_match_record(record).games[0]["advice"] is None  # Ann played some of it
+    for g in record["games"]:
+        del g["holders"]  # who held the seats at the end: bots only
+    assert parse_match_record(record).games[0]["advice"] == {"none": "played by bots only"}
+
+
+def _holder(name: str, since: int, bot: bool = False, strength: str | None = None,
+            ) -> dict[str, Any]:
+    return {"name": name, "bot": bot, "strength": strength, "since": since}
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (_set("games.0.holders", [[_holder("Ann", 0)]]), "one list per seat"),
+    (_set("games.0.holders.1", []), "games.0.holders.1: List should have at least 1 item"),
+    (_set("games.0.holders.1", [_holder("Bob", 1)]), "seat 1's holders must start at step 0"),
+    (_set("games.0.holders.1", [_holder("Bob", 0), _holder("Bruno", 0, True)]),
+     "seat 1's holders must start at step 0"),
+    (_set("games.0.holders.1", [_holder("Bob", 0), _holder("Bruno", 9999, True)]),
+     "seat 1's holders must start at step 0"),
+    (_set("games.0.holders.1", [_holder("Bob", 0, strength="hard")]), "a person has no bot"),
+    (_set("games.-1.holders.1", [_holder("Bob", 0)]), "held it at the end of the last game"),
+])
+def test_bad_holders_are_refused(change: Callable[[dict[str, Any]], None],
+                                 message: str) -> None:
+    record = hand_over(game_record("bingo", 5, bots=(False, False)), 1, 1, 3, "Bruno")
     change(record)
     with pytest.raises(ValueError, match=message):
         parse_match_record(record)

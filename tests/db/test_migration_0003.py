@@ -134,7 +134,14 @@ def _added(record: dict[str, Any]) -> dict[str, Any]:
     return {"game": "dingo", "game_title": "Dingo", "seats": 4,
             "rule": f"first to win {wins} game{'' if wins == 1 else 's'}",
             "standing": record["game_wins"],
-            "standing_unit": {"one": "game won", "other": "games won"}}
+            "standing_unit": {"one": "game won", "other": "games won"},
+            "earlier": []}  # added with the seats' holders (migration 0007)
+
+
+def _holders(record: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """What 0007 adds to each game: who held the seats; none were kept, so the players."""
+    return [[{"name": p["name"], "bot": p["bot"], "strength": None, "since": 0}]
+            for p in record["players"]]
 
 
 async def test_old_matches_list_show_and_replay_as_before(
@@ -150,7 +157,8 @@ async def test_old_matches_list_show_and_replay_as_before(
         old = {**_old_summary(match_id, record), "seed": record["seed"],
                "options": record["options"],
                "games": [{**g, "replay_url": f"/api/matches/{match_id}/games/{g['number']}"
-                                             "/replay", **PENDING} for g in record["games"]]}
+                                             "/replay", **PENDING, "holders": _holders(record)}
+                         for g in record["games"]]}
         assert detail == {**old, **_added(record)}
 
         names = [p["name"] for p in record["players"]]
@@ -158,7 +166,7 @@ async def test_old_matches_list_show_and_replay_as_before(
             replay = (await upgraded.get(
                 f"/api/matches/{match_id}/games/{game['number']}/replay")).json()
             frames = json.loads(json.dumps(replay_game(
-                game["hands"], game["dealer"], game["actions"], names)))
+                game["hands"], game["dealer"], game["actions"], lambda _, names=names: names)))
             old_replay = {"match_id": match_id, "number": game["number"],
                           "dealer": game["dealer"], "seed": game["seed"],
                           "players": old["players"], **frames}
@@ -166,7 +174,8 @@ async def test_old_matches_list_show_and_replay_as_before(
                               "advice": {"status": "pending", "why": None, "deals": None,
                                          "playouts": None, "decisions": [],
                                          "mistakes": None},
-                              "stand_in": []}
+                              "stand_in": [],
+                              "holders": _holders(record)}
 
 
 async def test_search_and_the_game_filter_find_old_matches(

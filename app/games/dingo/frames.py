@@ -10,7 +10,7 @@ and rabbit to Bob's score pile (+2), the 7♥ dingo to Ann's score pile (+1)."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.game import Action, Game, code, parse_card
@@ -23,13 +23,13 @@ def replay_game(
     hands: Sequence[Sequence[str]],
     dealer: int,
     actions: Sequence[dict[str, Any]],
-    names: Sequence[str],
+    names_at: Callable[[int], Sequence[str]],
     *,
     open_discards: bool = False,
 ) -> dict[str, Any]:
     """The frames of one game: the deal, then one per recorded action, then the result
-    (see the module doc)."""
-    labels = seat_labels(names)
+    (see the module doc). ``names_at(i)`` names the seats' holders when step ``i`` was
+    played (0: the deal): a seat may change hands during a game."""
     game = Game([[parse_card(c) for c in h] for h in hands], dealer,
                 open_discards=open_discards)
     deal = {"dealer": dealer, **_table(game)}
@@ -37,6 +37,7 @@ def replay_game(
     for index, data in enumerate(actions, start=1):
         action = Action.from_dict(data)
         events = [next(iter(e.private.values()), e.public) for e in game.apply(action)]
+        labels = seat_labels(names_at(index))
         changes = [{"rank": e["rank"], "rabbit": e["rabbit"], "rule": e["rule"],
                     "points": e["points"], "explanation": explain_hunt(e, labels)}
                    for e in events if e["type"] == "hunt_result"]
@@ -45,7 +46,8 @@ def replay_game(
                       "score_changes": changes, **_table(game)})
     result = game.result() if game.over else None
     return {"deal": deal, "steps": steps, "result": result,
-            "winner_rule": None if result is None else explain_winner(result, labels)}
+            "winner_rule": None if result is None
+            else explain_winner(result, seat_labels(names_at(len(actions))))}
 
 
 def _table(game: Game) -> dict[str, Any]:

@@ -1,0 +1,101 @@
+"""Who held each seat in turn: a seat that changes hands during a match is credited, game
+by game and step by step, to whoever played it (``MatchInfo.holders``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+from tablekit import Harness, answer, fast_config, play, wait_until
+
+from app.db.match_record import parse_match_record
+from app.table.table import Table
+
+
+@pytest.fixture
+async def harness() -> AsyncIterator[Harness]:
+    h = Harness()
+    yield h
+    await h.close()
+
+
+def _who(table: Table, game: int) -> list[list[tuple[str | None, bool, int]]]:
+    assert table.info is not None
+    return [[(h["name"], h["bot"], h["since"]) for h in turns]
+            for turns in table.info.holders[game]]
+
+
+async def test_a_player_who_leaves_mid_game_is_credited_with_the_steps_they_played(
+        harness: Harness) -> None:
+    table, host = await harness.table(game="mate")
+    ann = await harness.seat(table, 0, "Ann", host)
+    dov = await harness.seat(table, 1, "Dov")
+    assert (await answer(table, *ann, {"type": "start", "id": "s"}))["type"] == "ack"
+    rng = random.Random(7)
+    await play(table, {0: ann, 1: dov}, rng, until=lambda: table._game_steps >= 5)
+    left_at = table._game_steps
+    assert (await answer(table, *dov, {"type": "leave_seat", "id": "l"}))["type"] == "ack"
+    assert _who(table, 0) == [[("Ann", False, 0)], [("Dov", False, 0), ("Bruno", True, left_at)]]
+
+    # A restored table rebuilds the same holders from its log.
+    table = await harness.restart(table)
+    assert _who(table, 0) == [[("Ann", False, 0)], [("Dov", False, 0), ("Bruno", True, left_at)]]
+    ann = await harness.join(table, host)
+    await play(table, {0: ann}, rng, until=lambda: table.match_id is not None)
+
+    record = harness.store.matches[-1]
+    assert [(p["name"], p["bot"]) for p in record["players"]] == [("Ann", False),
+                                                                  ("Bruno", True)]
+    first = record["games"][0]["holders"]
+    assert [(h["name"], h["since"]) for h in first[1]] == [("Dov", 0), ("Bruno", left_at)]
+    assert first[1][1]["strength"] is not None and first[1][0]["strength"] is None
+    for game in record["games"][1:]:  # the games after it: the bot's from the deal
+        assert [(h["name"], h["since"]) for h in game["holders"][1]] == [("Bruno", 0)]
+    rows = parse_match_record(record).players
+    assert [(r["seat"], r["ordinal"], r["name"], r["is_bot"]) for r in rows] == [
+        (0, 0, "Ann", False), (1, 0, "Bruno", True), (1, 1, "Dov", False)]
+
+
+async def test_a_bot_replaced_between_games_keeps_the_games_it_played() -> None:
+    # The next game waits for Ann's vote (or half a minute): time for the host to change seats.
+    harness = Harness(fast_config(next_game_seconds=30.0))
+    try:
+        table, host = await harness.table(games_to_win=2, bots=((1, "random"), (2, "random"),
+                                                                 (3, "random")))
+        ann = await harness.seat(table, 0, "Ann", host)
+        assert (await answer(table, *ann, {"type": "start", "id": "s"}))["type"] == "ack"
+        rng = random.Random(3)
+        await play(table, {0: ann}, rng, until=lambda: table.game_over)
+        assert table.match is not None and not table.match.over  # first to two wins
+        removed = await answer(table, *ann, {"type": "remove_bot", "seat": 1, "id": "r"})
+        assert removed["type"] == "ack"
+        cal = await harness.seat(table, 1, "Cal")
+        cal_token = next(f["token"] for f in cal[1].frames if f["type"] == "seated")
+        # Back without the pause, from the log: the holders come back with the table.
+        table = await harness.restart(table, fast_config())
+        ann, cal = await harness.join(table, host), await harness.join(table, cal_token)
+        await play(table, {0: ann, 1: cal}, rng, until=lambda: table.match_id is not None)
+    finally:
+        await harness.close()
+
+    record = harness.store.matches[-1]
+    assert [p["name"] for p in record["players"]] == ["Ann", "Cal", "Cleo", "Dov"]
+    names = [[h["name"] for h in game["holders"][1]] for game in record["games"]]
+    assert names[0] == ["Bruno"] and set(map(tuple, names[1:])) == {("Cal",)}
+    rows = parse_match_record(record).players
+    assert [(r["seat"], r["ordinal"], r["name"]) for r in rows] == [
+        (0, 0, "Ann"), (1, 0, "Cal"), (1, 1, "Bruno"), (2, 0, "Cleo"), (3, 0, "Dov")]
+
+
+async def test_a_seat_given_away_before_its_player_moved_was_never_theirs(
+        harness: Harness) -> None:
+    """Gone before the game's first step: the bot held the seat from the deal."""
+    table, host = await harness.table(game="mate")
+    ann = await harness.seat(table, 0, "Ann", host)
+    dov = await harness.seat(table, 1, "Dov")
+    assert (await answer(table, *ann, {"type": "start", "id": "s"}))["type"] == "ack"
+    assert table._game_steps == 0  # Mate opens with both players' face-down choice
+    assert (await answer(table, *dov, {"type": "leave_seat", "id": "l"}))["type"] == "ack"
+    await wait_until(lambda: table.version > 0)
+    assert _who(table, 0)[1] == [("Bruno", True, 0)]
