@@ -15,7 +15,7 @@ const [, , matchId, , gameNumber] = location.pathname.split("/").map(decodeURICo
 const POSITIONS = ["bottom", "left", "top", "right"];
 const AUTOPLAY_MS = 900;
 
-const R = { data: null, index: 0, timer: null, generic: false, module: null, seen: null };
+const R = { data: null, index: 0, timer: null, generic: false, module: null, seen: null, mine: null };
 
 const frames = () => [R.data.deal, ...R.data.steps];
 /** Who held ``seat`` when step ``step`` was played (0: the deal): a player who left
@@ -239,13 +239,17 @@ function ctxFor(frame, view, prev) {
   return {
     seat: R.seen, seats: R.data.seats,
     name: (seat) => nameOf(seat), plainName: (seat) => nameOf(seat), say,
-    sayYou: (text) => say(secondPerson(text, R.seen)),
+    reader: reader(), sayYou: (text) => say(reader() === null ? text : secondPerson(text, reader())),
     act: () => {}, busy: true, myTurn: false, replay: true,
     status: statusOf(view), position: positionOf,
     view, prev, events: frame.events || [], match: null, options: {},
     toast: () => {}, flash: () => {},
   };
 }
+
+/** The seat read as "you": the one seen from, when this browser played it (anyone else
+ * reads a record in names). */
+const reader = () => (R.seen !== null && R.seen === R.mine ? R.seen : null);
 
 const viewOf = (frame) => (R.seen === null ? frame.spectator : frame.views[R.seen]);
 
@@ -342,9 +346,9 @@ async function startGeneric() {
   // Seen from the seat the link names, else from the one this browser played, else seat 0.
   const seen = new URLSearchParams(location.search).get("seen");
   const seat = Number.parseInt(seen ?? "", 10);
-  const mine = readerSeat(R.data.table_id, allHolders());
+  R.mine = readerSeat(R.data.table_id, allHolders());
   R.seen = seen === "spectator" ? null
-    : (seat >= 0 && seat < R.data.seats ? seat : mine ?? 0);
+    : (seat >= 0 && seat < R.data.seats ? seat : R.mine ?? 0);
   R.module = await loadModule(R.data.game);
   drawSeenFrom();
 }

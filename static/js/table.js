@@ -389,6 +389,7 @@ function makeCtx(prev = null) {
   const state = S.state;
   return {
     seat: S.seat,
+    reader: S.seat,
     seats: seatCount(),
     name: (seat) => nameOf(seat),
     plainName: (seat) => plainName(seat),

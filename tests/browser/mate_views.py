@@ -217,7 +217,7 @@ const seat = sc.seat;
 const names = ["Ann", "Bruno"];
 window.acted = [];
 const ctx = {
-  seat, seats: 2,
+  seat, reader: seat, seats: 2,
   name: (s) => (s === seat ? "You" : names[s]),
   say: (t) => t.replace(/\\{(\\d)\\}/g, (_, d) => ctx.name(Number(d))),
   // as the table frame's: this seat in the second person, then the names

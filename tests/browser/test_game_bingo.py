@@ -72,7 +72,7 @@ window.show = (s, { busy = false, results = true } = {}) => {
   const seat = s.seat;
   const name = (i) => (i === seat ? "You" : NAMES[i]);
   const ctx = {
-    seat, seats: 2, name, busy,
+    seat, reader: seat, seats: 2, name, busy,
     plainName: (i) => NAMES[i],
     say: (text) => String(text).replace(/\\{(\\d+)\\}/g, (_, d) => NAMES[Number(d)]),
     sayYou: (text) => ctx.say(secondPerson(text, seat)),

@@ -79,7 +79,7 @@ window.show = (sc, { busy = false, results = true, events = [] } = {}) => {
   const name = (s) => (s === seat ? "You" : NAMES[s]);
   const say = (t) => t.replace(/\\{(\\d)\\}/g, (_, s) => NAMES[Number(s)]);
   const ctx = {
-    seat, seats: 2, name, plainName: (s) => NAMES[s], say, busy,
+    seat, reader: seat, seats: 2, name, plainName: (s) => NAMES[s], say, busy,
     sayYou: (t) => say(secondPerson(t, seat)),
     act: (a) => window.acts.push(a),
     myTurn: seat !== null && sc.view.to_act.includes(seat) && sc.view.legal.length > 0,

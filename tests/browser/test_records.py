@@ -548,12 +548,9 @@ def test_replay_of_another_game_seen_from_each_seat(game_records: dict[str, Any]
         page.wait_for_function(f"{STEP_COUNT} === '{len(actions)} / {len(actions)}'")
         say = (record["games"][0]["result"] or {}).get("say")
         if say:
-            # Seen from seat 1: its player is "you", as on the board and in the results.
-            worded = page.evaluate("async (text) => (await import('/static/js/words.js'))"
-                                   ".secondPerson(text, 1)", say)
-            assert page.inner_text("#game-say") == worded.replace("{0}", names[0])
-            if "{1}" in say:
-                assert names[1] not in page.inner_text("#game-say")
+            # Seen from seat 1 by someone who did not play it: names, never "you".
+            assert page.inner_text("#game-say") == (
+                say.replace("{0}", names[0]).replace("{1}", names[1]))
         assert page.evaluate(SIDE_SCROLL) == 0
         shot(page, f"records-games-replay-{game}-end-{size}")
 
@@ -594,6 +591,15 @@ def test_the_one_who_played_sees_the_record_from_its_seat(game_records: dict[str
         page.wait_for_selector("#seen-from")
         pressed = page.get_attribute(f"#seen-from [data-seen='{seat or 0}']", "aria-pressed")
         assert pressed == "true", (game, kept)
+        # At the end, the result: "you" to the one who played the seat, names to anyone else.
+        page.click("#last")
+        page.wait_for_selector("#game-say")
+        say = record["games"][0]["say"]
+        if seat is not None:
+            say = page.evaluate("async (text) => (await import('/static/js/words.js'))"
+                                ".secondPerson(text, 1)", record["games"][0]["result"]["say"])
+        assert page.inner_text("#game-say") == say.replace("{0}", names[0]), kept
+        assert ("you" in page.inner_text("#game-say").lower().split()) == (seat is not None)
 
 
 def test_dingo_replay_among_other_games_is_as_before(game_records: dict[str, Any],

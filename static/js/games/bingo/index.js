@@ -513,7 +513,7 @@ function results(view, _why, ctx) {
       h("summary", {}, "The whole deal"),
       declarationsEl(b, ctx, { inResults: true }),
       h("ul", { class: "bingo-reveal__list" },
-        seats.map((s) => h("li", {}, h("span", { class: "bingo-reveal__who" }, s === ctx.seat ? "You were dealt" : `${plain(ctx, s)} was dealt`), tiles(rv.dealt[s]))),
+        seats.map((s) => h("li", {}, h("span", { class: "bingo-reveal__who" }, s === ctx.reader ? "You were dealt" : `${plain(ctx, s)} was dealt`), tiles(rv.dealt[s]))),
         h("li", {}, h("span", { class: "bingo-reveal__who" }, "Stock, in order"), tiles(rv.stock)),
         h("li", {}, h("span", { class: "bingo-reveal__who" }, "Turn-up"), tiles([rv.turn_up]))),
       rv.tricks.length
@@ -566,7 +566,7 @@ function headline(view, ctx) {
   const deal = n ? `Deal ${n}: ` : "";
   if (r.winner === null || r.winner === undefined) return `${deal}${ctx.sayYou(r.say)}`;
   const points = r.game_points ? r.game_points[r.winner] : null;
-  const who = r.winner === ctx.seat ? "you win" : `${plain(ctx, r.winner)} wins`;
+  const who = r.winner === ctx.reader ? "you win" : `${plain(ctx, r.winner)} wins`;
   return `${deal}${who} the deal${points ? `, ${plural(points, "game point")}` : ""}`;
 }
 

@@ -199,7 +199,7 @@ function lastPlayedHunt(g) {
 
 /** Who caught what in a hunt: "Bruno +2, you +1", or how the rabbit escaped. */
 function huntOutcome(hunt, ctx) {
-  const names = (seat) => (seat === ctx.seat ? "you" : ctx.name(seat));
+  const names = (seat) => (seat === ctx.reader ? "you" : ctx.name(seat));
   const gains = hunt.points.map((p, seat) => (p ? `${names(seat)} ${signed(p)}` : null)).filter(Boolean);
   if (hunt.rule === "void") return "dead: its dingo was discarded";
   if (hunt.rule === "no_wolf" || hunt.rule === "ace_no_wolf") return `escaped: no wolf came (${gains.join(", ") || "no points"})`;
@@ -417,7 +417,7 @@ function headline(g, ctx) {
   const r = g.result;
   return r.winner === null || r.winner === undefined
     ? `Game ${m.game_number}: a draw`
-    : `Game ${m.game_number}: ${ctx.name(r.winner)} ${r.winner === ctx.seat ? "win" : "wins"}`;
+    : `Game ${m.game_number}: ${ctx.name(r.winner)} ${r.winner === ctx.reader ? "win" : "wins"}`;
 }
 
 function results(g, why, ctx) {

@@ -53,8 +53,8 @@ function back(size, label) {
   return el;
 }
 
-/** This browser's own seat, named "You" (a replay seen from a seat names it). */
-const isYou = (seat, ctx) => seat === ctx.seat && ctx.name(seat) === "You";
+/** The seat read as "you" (`ctx.reader`): this browser's, at the table or in a replay. */
+const isYou = (seat, ctx) => seat === ctx.reader;
 const verb = (seat, ctx, one, other) => (isYou(seat, ctx) ? one : other);
 const wins = (seat, ctx) => `${ctx.name(seat)} ${verb(seat, ctx, "win", "wins")}`;
 const whose = (seat, ctx) => (isYou(seat, ctx) ? "your" : `${ctx.name(seat)}'s`);

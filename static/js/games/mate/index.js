@@ -40,14 +40,14 @@ function slot(label, size = "") {
   return h("div", { class: ["card", "card--slot", "mate-card", size && `card--${size}`], "aria-label": label, role: "img" });
 }
 
-/** A seat's name inside a sentence: "you" for the viewer, the name otherwise. */
+/** A seat's name inside a sentence: "you" for the reader (`ctx.reader`), the name otherwise. */
 function nameIn(ctx, seat) {
-  return seat === ctx.seat ? "you" : ctx.name(seat);
+  return seat === ctx.reader ? "you" : ctx.name(seat);
 }
 
 /** A seat's name starting a sentence. */
 function nameStart(ctx, seat) {
-  return seat === ctx.seat ? "You" : ctx.name(seat);
+  return seat === ctx.reader ? "You" : ctx.name(seat);
 }
 
 /** Seats in screen order: the one at the top first, the bottom one (this browser's) last. */
@@ -103,7 +103,7 @@ function unplayedPanel(view, seat, ctx) {
   let count = `${held} in hand`;
   if (hidden) count += " + 1 face down";
   else if (b.phase !== "over" && b.foreplaced[seat] === false) count += ", none face down";
-  const who = seat === ctx.seat ? "Your" : `${ctx.name(seat)}'s`;
+  const who = seat === ctx.reader ? "Your" : `${ctx.name(seat)}'s`;
   const title = b.phase === "over" ? `${who} cards left` : `${who} unplayed cards`;
   const row = h("div", { class: "mate-row mate-unplayed__cards", role: "list", "aria-label": `${title}: ${cards.map(cardWords).join(", ") || "none"}` },
     cards.length
@@ -199,7 +199,7 @@ function nowPanel(view, ctx, order) {
     }
     panel.appendChild(cards);
     panel.appendChild(h("p", { class: "mate-now__text" },
-      `Foreplacing: ${nameIn(ctx, b.leader)} decide${b.leader === ctx.seat ? "" : "s"} first and lead${b.leader === ctx.seat ? "" : "s"} move 1.`));
+      `Foreplacing: ${nameIn(ctx, b.leader)} decide${b.leader === ctx.reader ? "" : "s"} first and lead${b.leader === ctx.reader ? "" : "s"} move 1.`));
     return panel;
   }
   const current = b.lead ? b.moves[b.moves.length - 1] : null;
@@ -208,7 +208,7 @@ function nowPanel(view, ctx, order) {
   if (current) {
     const other = 1 - current.leader;
     cards.appendChild(spot(current.leader, current.lead, `${nameStart(ctx, current.leader)} led`, { again: current.repeat === current.leader }));
-    cards.appendChild(spot(other, null, other === ctx.seat ? "your answer" : `${ctx.name(other)} to answer`, { cls: "mate-spot--waiting" }));
+    cards.appendChild(spot(other, null, other === ctx.reader ? "your answer" : `${ctx.name(other)} to answer`, { cls: "mate-spot--waiting" }));
   } else if (last) {
     const first = [last.leader, 1 - last.leader];
     for (const seat of first) {
@@ -224,12 +224,12 @@ function nowPanel(view, ctx, order) {
     } else if (last.winner !== null && last.winner !== undefined) {
       const next = b.to_lead;
       text = `${nameStart(ctx, last.winner)} won move ${last.move}`
-        + (next !== null && next !== undefined ? `; ${nameIn(ctx, next)} lead${next === ctx.seat ? "" : "s"} move ${b.move}.` : ".");
+        + (next !== null && next !== undefined ? `; ${nameIn(ctx, next)} lead${next === ctx.reader ? "" : "s"} move ${b.move}.` : ".");
     }
   } else {
     const next = b.to_lead === null || b.to_lead === undefined ? b.leader : b.to_lead;
     cards.appendChild(slot("nothing led yet"));
-    text = `${nameStart(ctx, next)} lead${next === ctx.seat ? "" : "s"} move 1.`;
+    text = `${nameStart(ctx, next)} lead${next === ctx.reader ? "" : "s"} move 1.`;
   }
   panel.appendChild(cards);
   if (text) panel.appendChild(h("p", { class: ["mate-now__text", b.phase === "over" && "mate-now__text--result"] }, text));
@@ -251,7 +251,7 @@ function renderBoard(view, ctx) {
     h("span", { class: "mate-info__game" }, `Game ${m.game_number} of ${m.games}`),
     swapped ? h("span", { title: `Game ${m.game_number - 1}'s hands, exchanged: each player holds the ten cards the other was dealt` }, "hands exchanged")
       : h("span", {}, `${nameIn(ctx, m.dealer)} dealt`),
-    h("span", {}, `${nameStart(ctx, b.leader)} lead${b.leader === ctx.seat ? "" : "s"}`));
+    h("span", {}, `${nameStart(ctx, b.leader)} lead${b.leader === ctx.reader ? "" : "s"}`));
   const board = h("div", { class: ["mate-board", `mate-board--${b.phase}`], dataset: { phase: b.phase, move: String(b.move) } },
     info,
     unplayedPanel(view, top, ctx),
@@ -352,7 +352,7 @@ function scoreboardEl(match, ctx) {
     const deal = `deal ${Math.floor(i / 2) + 1}${i % 2 ? ", exchanged" : ""}`;
     const head = h("th", { scope: "row" }, h("span", { class: "mate-sb__game" }, `Game ${i + 1}`),
       h("span", { class: "mate-sb__deal" }, deal),
-      g ? h("span", { class: "mate-sb__deal" }, `${nameStart(ctx, g.leader)} lead${g.leader === ctx.seat ? "" : "s"}`) : null);
+      g ? h("span", { class: "mate-sb__deal" }, `${nameStart(ctx, g.leader)} lead${g.leader === ctx.reader ? "" : "s"}`) : null);
     if (!g) {
       rows.push(h("tr", { class: "mate-sb__future" }, head, h("td", { colspan: "2", class: "mate-sb__none" }, "to come")));
       continue;
@@ -381,7 +381,7 @@ function scoreboardEl(match, ctx) {
   if (match.over) {
     const line = match.winner === null || match.winner === undefined
       ? `The match is a draw, ${totals[0]} to ${totals[1]}.`
-      : `${nameStart(ctx, match.winner)} ${match.winner === ctx.seat ? "win" : "wins"} the match by ${match.margin}.`;
+      : `${nameStart(ctx, match.winner)} ${match.winner === ctx.reader ? "win" : "wins"} the match by ${match.margin}.`;
     box.appendChild(h("p", { class: "mate-sb__over" }, line));
   }
   return box;
