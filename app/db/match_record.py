@@ -259,7 +259,7 @@ def parse_match_record(record: object) -> MatchRows:
                "ended_at": m.ended_at.astimezone(UTC), "winner": m.winner,
                "standing": m.standing, "scoreboard": scoreboard, "record": m.record},
         players=_player_rows(m, seats),
-        games=[{**g, "seats": seats, "advice": _no_advice(m), "stand_in": src.stand_in,
+        games=[{**g, "seats": seats, "advice": _no_advice(m, src), "stand_in": src.stand_in,
                 "holders": None if src.holders is None
                 else [[h.model_dump() for h in turns] for turns in src.holders]}
                for g, src in zip(games, m.games, strict=True)],
@@ -312,13 +312,14 @@ def _player_rows(m: MatchIn, seats: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _no_advice(m: MatchIn) -> dict[str, str] | None:
-    """Why a game of this match gets no advice after it (``games.advice``), or None: the
-    background worker will work it out."""
+def _no_advice(m: MatchIn, g: GameIn) -> dict[str, str] | None:
+    """Why game ``g`` of this match gets no advice after it (``games.advice``), or None:
+    the background worker will work it out. Who played it: its holders, or for a record
+    without them the match's players."""
     if m.game != DINGO:
         return {"none": "no advice for this game yet"}
-    if all(p.bot for p in m.players) and all(
-            h.bot for g in m.games for turns in g.holders or [] for h in turns):
+    played_by = m.players if g.holders is None else [h for turns in g.holders for h in turns]
+    if all(p.bot for p in played_by):
         return {"none": "played by bots only"}
     return None
 

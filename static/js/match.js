@@ -97,12 +97,19 @@ function advicePanel(m) {
   const rows = games.map((g) => h("li", { dataset: { game: String(g.number) } },
     h("a", { href: `/matches/${m.id}/games/${g.number}` }, `Game ${g.number}`), ": ",
     g.advice === "ready"
-      ? peopleOf(g).map(({ seat, person }) => `${person.name} ${plural(g.mistakes[seat], "mistake")}`).join(" · ")
+      ? peopleOf(g).map(({ seat, person }) => `${personName(m, seat, person)} ${plural(g.mistakes[seat], "mistake")}`).join(" · ")
       : h("span", { class: "muted" }, "being worked out…")));
   return h("section", { class: "panel advice-panel", id: "advice" },
     h("h2", {}, "Advice after the game"),
     h("p", { class: "muted" }, "For every choice a player made, the replay says what the best choice would have been worth, given what that player knew then and with every card known. A mistake lost at least one point by the first measure."),
     h("ul", { class: "advice-list" }, rows));
+}
+
+/** A person who played a game: as the score table names the seat if they held it at the
+ * end ("Ann 2" where two share a name), else by their own name. */
+function personName(m, seat, person) {
+  const last = m.players[seat];
+  return !last.bot && last.name === person.name ? seatNames(m.players)[seat] : person.name;
 }
 
 /** "Ann won", or "You won" to the one who played that seat (see readerSeat). */

@@ -22,8 +22,11 @@ const frames = () => [R.data.deal, ...R.data.steps];
  * mid-game is named for their steps, the bot that took the seat for the rest. */
 function holderAt(seat, step = R.index) {
   const turns = R.data.holders[seat];
-  return turns.findLast((t) => t.since < Math.max(step, 1)) || turns[0];
+  for (let i = turns.length - 1; i > 0; i--) if (turns[i].since < Math.max(step, 1)) return turns[i];
+  return turns[0];
 }
+/** A holder's name as the steps they played name it ("Ann 2" where two share a name). */
+const nameOfHolder = (seat, t) => nameOf(seat, t.since + 1);
 const nameOf = (seat, step = R.index) => seatNames(R.data.holders.map((_, s) => holderAt(s, step)))[seat];
 /** Everyone who held a seat in this game, each with the seat ({seat, name, bot...}). */
 const allHolders = () => R.data.holders.flatMap((turns, seat) => turns.map((t) => ({ ...t, seat })));
@@ -177,7 +180,7 @@ function adviceSummaryEl() {
   // The people who played, named even if a bot took their seat later in the game.
   const people = R.data.holders.map((turns, seat) => ({ seat, person: turns.find((t) => !t.bot) }))
     .filter((p) => p.person);
-  const counts = people.map(({ seat, person }) => `${person.name}: ${advice.mistakes[seat]} mistake${advice.mistakes[seat] === 1 ? "" : "s"}`);
+  const counts = people.map(({ seat, person }) => `${nameOfHolder(seat, person)}: ${advice.mistakes[seat]} mistake${advice.mistakes[seat] === 1 ? "" : "s"}`);
   return h("div", { class: "advice" },
     h("p", { class: "advice__head" }, "Advice after the game"),
     h("p", {}, counts.join(" · ")),
@@ -322,7 +325,7 @@ function drawGenericSteps() {
 }
 
 /** A seat as the "Seen from" bar names it: its holders in this game ("Bob / Bruno"). */
-const seatTitle = (seat) => [...new Set(R.data.holders[seat].map((t) => t.name))].join(" / ");
+const seatTitle = (seat) => [...new Set(R.data.holders[seat].map((t) => nameOfHolder(seat, t)))].join(" / ");
 
 /** "Seen from: Ann / Bob / Spectator": whose view the module draws. */
 function drawSeenFrom() {

@@ -154,8 +154,8 @@ TWO_NAMES_SCOREBOARD = """async (game) => {
   const names = ['Charlotte Montgomery', 'Bruno'];
   const match = {games: [], totals: [0, 0], game_wins: [0, 0], draws: 0, target_wins: 3,
                  deck: 10};
-  const ctx = {seat: null, reader: null, seats: 2, name: (s) => names[s], plainName: (s) => names[s],
-               sayYou: (text) => text, view: null};
+  const ctx = {seat: null, reader: null, seats: 2, name: (s) => names[s],
+               plainName: (s) => names[s], sayYou: (text) => text, view: null};
   return module.scoreboard(match, ctx);
 }"""
 #: Whatever in the scoreboard's head row is cut (wider or taller than its box).

@@ -218,12 +218,14 @@ def test_every_holder_of_a_seat_is_a_player_row_and_each_game_keeps_its_holders(
     assert [p["ordinal"] for p in plain.players] == [0, 0]
 
 
-def test_a_dingo_match_a_person_left_still_gets_advice() -> None:
-    record = dingo_record(3)
+def test_a_dingo_game_a_person_played_gets_advice_and_one_of_bots_only_none() -> None:
+    record = dingo_record(3, games_to_win=2)
     for p in record["players"][1:]:
         p["bot"] = True
     record = hand_over(record, 0, 1, 4, "Ada")
-    assert parse_match_record(record).games[0]["advice"] is None  # Ann played some of it
+    advice = [g["advice"] for g in parse_match_record(record).games]
+    assert advice[0] is None  # Ann played some of it: the worker works it out
+    assert advice[1:] == [{"none": "played by bots only"}] * (len(advice) - 1)
     for g in record["games"]:
         del g["holders"]  # who held the seats at the end: bots only
     assert parse_match_record(record).games[0]["advice"] == {"none": "played by bots only"}
