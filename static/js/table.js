@@ -688,15 +688,22 @@ function hideFlash() {
   $("#flash").hidden = true;
 }
 
+/** "Ann wins the match, 7 to 4!": who won, and in a two-seat game the final standing (what
+ * the match was decided on; Dingo's four seats have theirs on the scoreboard beside it). */
+function matchLine(m) {
+  const w = m.winner;
+  const two = Array.isArray(m.standing) && m.standing.length === 2 ? m.standing : null;
+  if (w === null || w === undefined) return `The match is a draw${two ? `, ${two[0]} to ${two[1]}` : ""}.`;
+  return `${nameOf(w)} ${w === S.seat ? "win" : "wins"} the match${two ? `, ${two[w]} to ${two[1 - w]}` : ""}!`;
+}
+
 function resultPanel(ctx) {
   const state = S.state;
   const g = state.game;
   const m = state.match || {};
   const panel = h("div", { class: "center-panel", id: "results" });
   if (m.over) {
-    const w = m.winner;
-    panel.appendChild(h("p", { class: "winner-line" }, h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605 "),
-      w === null || w === undefined ? "The match is a draw." : `${nameOf(w)} ${w === S.seat ? "win" : "wins"} the match!`));
+    panel.appendChild(h("p", { class: "winner-line" }, h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605 "), matchLine(m)));
   }
   const head = has("headline") ? hook("headline", g, ctx) : sayYou(g.prompt || "Game over.");
   if (head) panel.appendChild(h(m.over ? "h3" : "h2", {}, head));

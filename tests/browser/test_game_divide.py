@@ -569,8 +569,10 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     shot(watcher, "divide-live-spectator-match-over-desktop")
     assert watcher.evaluate("window.slotLeaks") == []
     assert watcher.evaluate("window.slotsDown") > 0
-    assert "wins the match" in page.inner_text(".winner-line") or \
-        "win the match" in page.inner_text(".winner-line")
+    # Who won the match, and by how many games ("Bruno wins the match, 2 to 0!").
+    line = re.fullmatch(r"\u2605 (You win|Bruno wins) the match, (\d+) to (\d+)!",
+                        page.inner_text(".winner-line"))
+    assert line, page.inner_text(".winner-line")
     # The log speaks to its reader as the strip above the prompt does: "you", never "Ann".
     log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
     assert any(line.startswith("You have committed the ") for line in log), log
@@ -598,6 +600,8 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     wins = page.eval_on_selector_all(".dc-scoreboard tr.wins td",
                                      "els => els.slice(1).map(e => Number(e.textContent))")
     assert wins == record["game_wins"]
+    won = 0 if line[1] == "You win" else 1
+    assert [int(line[2]), int(line[3])] == [wins[won], wins[1 - won]]
     assert max(wins) == 2
 
 
