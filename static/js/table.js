@@ -565,8 +565,11 @@ function renderGame(ctx, seatSlots, prev) {
   overlay.hidden = !showResults;
   if (showResults) fillIfChanged(overlay, resultPanel(ctx));
   else fill(overlay);
-  // What the results cover is out of the keyboard's way (a "Remove bot" under them).
+  // What the results cover is out of the keyboard's way (a "Remove bot" under them): the
+  // felt, and on a phone, where they fill the screen, the rest of the page too.
   for (const el of [...$("#felt").children].filter((c) => c !== overlay)) el.inert = showResults;
+  const screen = showResults && getComputedStyle(overlay).position === "fixed";
+  for (const el of document.querySelectorAll(".topbar, #tray, .side")) el.inert = screen;
 
   // what to do now
   const prompt = promptFor(ctx);

@@ -198,6 +198,10 @@ def test_every_game_is_played_with_the_keyboard_alone(server: str, open_page: Ca
     assert page.evaluate("document.activeElement.id") in ("ready-btn", "rematch-btn")
     assert page.evaluate("[...document.querySelectorAll('#felt > :not(#overlay)')]"
                          ".every((el) => el.inert)")
+    # On a phone they fill the screen: the page behind them is out of the way too.
+    behind = page.evaluate("[...document.querySelectorAll('.topbar, #tray, .side')]"
+                           ".map((el) => el.inert)")
+    assert behind == [size == "phone"] * 3, behind
     assert page.evaluate(CUT) == [], "a name is cut short"
     if size == "phone":
         assert_no_horizontal_overflow(page)
