@@ -977,9 +977,11 @@ class Table(TableViews, TableClock):
             raise TableError("already_seated", f"you already hold seat {client.seat}")
         name = clean_name(name)
         seat = self._seat(index, "empty")
-        # (A token that named a seat its holder left names none again: a new one.)
+        # (A token that named a seat its holder left names none again: a new one; but the
+        # host's names the role, which its new seat carries.)
         held = client.token_hash
-        token = None if held is not None and held not in self._retired else new_token()
+        token = (None if held is not None and (held not in self._retired or client.host)
+                 else new_token())
         token_hash = held if token is None else hash_token(token)
         events = await self._commit({"kind": "sit", "seat": index, "name": name,
                                      "token_hash": token_hash})
@@ -997,14 +999,11 @@ class Table(TableViews, TableClock):
         """``leave_seat``: the sender gives its seat up and watches on. In the lobby the seat
         is freed; once a match has started a bot plays it from now on (the stand-in, as when
         the host gives an absent player's seat away; after the match too, so a rematch is
-        not left waiting for an empty seat). The host keeps a seat: sitting again it would
-        get a new token (its old one retired), so its seat would not carry the role after a
-        reload, and watching it could not vote for a rematch of a table of bots."""
+        not left waiting for an empty seat). The host stays the host, holding no seat (as a
+        creator who never sat: its token names the role, and it has a grace period when it
+        goes); sitting again it keeps its token (``_sit``)."""
         if client.seat is None:
             raise TableError("not_seated", "you hold no seat")
-        if client.host:
-            raise TableError("not_now", "the host keeps a seat: make another player the "
-                                        "host first")
         seat = self.seats[client.seat]
         bot = None if self.status == "lobby" else self.game.stand_in_bot
         events = await self._commit({"kind": "replace", "seat": seat.index, "bot": bot,

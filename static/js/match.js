@@ -62,21 +62,22 @@ function render(m) {
   const table = h("section", { class: "panel" },
     h("h2", {}, "Score table"),
     legend,
-    alsoPlayed(m),
     h("div", { class: "table-scroll" },
-      h("table", { class: "grid-table score-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))));
+      h("table", { class: "grid-table score-table", id: "score-table" }, h("thead", {}, headRow), h("tbody", {}, rows), h("tfoot", {}, foot))),
+    alsoPlayed(m));
 
   fill($("#match"), head, winner, table, seatChanges(m, name), advicePanel(m));
 }
 
-/** Who played a seat in a game when it was not its last holder all along: "Game 1, Bruno's
- * seat: Bob, then Bruno (bot) from step 9". Nothing when no seat changed hands. */
+/** Who played a seat in a game when it was not its last holder all along: "Game 1, seat 2
+ * (Bruno at the end): Bob, then Bruno (bot) from step 9". Nothing when no seat changed
+ * hands. (The seat's column is headed by who held it at the end of the match.) */
 function seatChanges(m, name) {
   const lines = m.games.flatMap((g) => g.holders.map((turns, seat) => {
     const last = m.players[seat];
     if (turns.length === 1 && turns[0].name === last.name && turns[0].bot === last.bot) return null;
     const who = turns.map((t, i) => (i ? `${heldBy(t)} from step ${t.since + 1}` : heldBy(t))).join(", then ");
-    return h("li", { dataset: { game: String(g.number), seat: String(seat) } }, `Game ${g.number}, ${name(seat)}'s seat: ${who}`);
+    return h("li", { dataset: { game: String(g.number), seat: String(seat) } }, `Game ${g.number}, seat ${seat + 1} (${name(seat)} at the end): ${who}`);
   })).filter(Boolean);
   if (!lines.length) return null;
   return h("section", { class: "panel", id: "seat-changes" },

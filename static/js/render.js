@@ -9,9 +9,11 @@ import { tableMemory } from "./api.js";
  * is public: anyone else reads it in names only. */
 export function readerSeat(tableId, players) {
   const mem = tableMemory(tableId);
-  if (!mem || !Number.isInteger(mem.seat) || !mem.name) return null;
+  // The seat it holds, or the one it left (`played_seat`, kept when it left).
+  const seat = mem && (Number.isInteger(mem.seat) ? mem.seat : mem.played_seat);
+  if (!Number.isInteger(seat) || !mem.name) return null;
   // (Several entries may share a seat: a player who left, the bot that took the seat.)
-  const p = (players || []).find((x) => x.seat === mem.seat && !x.bot && x.name === mem.name);
+  const p = (players || []).find((x) => x.seat === seat && !x.bot && x.name === mem.name);
   return p ? p.seat : null;
 }
 

@@ -141,12 +141,17 @@ function onMessage(msg) {
       // A null token means the seat took the token this browser already holds (the host's).
       rememberTable(tableId, msg.token ? { token: msg.token, seat: msg.seat } : { seat: msg.seat });
       break;
-    case "unseated":
-      // You gave your seat up (leave_seat): you watch now; the token names no seat.
+    case "unseated": {
+      // You gave your seat up (leave_seat): you watch now; the token names no seat. The
+      // host's names the role still (kept as the host token); the seat is kept as the one
+      // this browser played, for the records (readerSeat).
+      const mem = tableMemory(tableId) || {};
+      rememberTable(tableId, { played_seat: S.seat, ...(S.host ? { host_token: mem.token || mem.host_token } : {}) });
       S.seat = null;
       forgetSeat(tableId);
-      toast("You left your seat: you are watching.");
+      toast(S.host ? "You left your seat: you are watching, and still the host." : "You left your seat: you are watching.");
       break;
+    }
     case "state": {
       S.resyncing = false;
       const back = S.offline; // the first state after a (re)connect
@@ -357,13 +362,14 @@ async function leaveSeat() {
     send("leave_seat", { v: S.state.v });
     return;
   }
+  const still = S.host ? " You stay the host." : "";
   const sure = await ask(status() === "match_over" ? {
     title: "Leave the table?",
-    text: "A bot takes your seat for a rematch, and you watch. You cannot take the seat back.",
+    text: `A bot takes your seat for a rematch, and you watch. You cannot take the seat back.${still}`,
     yes: "Leave the table", no: "Stay",
   } : {
     title: "Leave the match?",
-    text: "A bot plays your seat from now on, and you watch. You cannot take the seat back.",
+    text: `A bot plays your seat from now on, and you watch. You cannot take the seat back.${still}`,
     yes: "Leave the match", no: "Stay",
   });
   if (sure) send("leave_seat");

@@ -230,14 +230,13 @@ def test_in_the_lobby_a_host_who_left_is_counted_down_to_the_role_passing(
 
 def test_a_player_leaves_the_seat_before_and_during_the_match(
         server: str, open_page: Callable[..., Page]) -> None:
-    """"Leave seat" (not for the host): in the lobby the seat is free at once; during the
+    """"Leave seat": in the lobby the seat is free at once; during the
     match only once the player says so (a bot plays it from then on). Either way the player
     watches on, also after a reload, and everyone's log says it once."""
     ann = open_page(DESKTOP)
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
     sit_down(bea, link, "Bea", 1)
-    assert not ann.locator("#leave-seat").count()  # the host keeps a seat
     bea.dblclick("#leave-seat")  # (a second press is not a second leave)
     bea.wait_for_selector(".toast:text('You left your seat: you are watching.')")
     bea.wait_for_timeout(300)
@@ -271,6 +270,41 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     bea.reload()
     bea.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')
     assert not bea.locator(".seat--me, .toast--error").count()
+
+
+def test_the_host_leaves_its_seat_and_stays_the_host(server: str,
+                                                     open_page: Callable[..., Page]) -> None:
+    """The host may leave its seat like anyone: it watches and is still the host (also after
+    a reload: its token names the role), sits again with the role, and mid-match is told it
+    stays the host before a bot takes its seat."""
+    ann = open_page(DESKTOP)
+    create_table(ann, server, "Ann", bots=(1, 2))
+    ann.click("#leave-seat")
+    ann.wait_for_selector(".toast:text('You left your seat: you are watching, and still the "
+                          "host.')")
+    ann.wait_for_selector('.seat[data-seat="0"].seat--empty')
+    ann.reload()
+    # Still the host: a bot can be added to the free seats.
+    ann.wait_for_selector('.seat[data-seat="3"] button:text("Add bot")')
+    assert not ann.locator(".seat--me").count()
+    ann.fill("#sit-name", "Ann")
+    ann.click('.seat[data-seat="0"] button:text("Sit here")')
+    ann.wait_for_selector(".seat--me .badge--host")
+    ann.reload()
+    ann.wait_for_selector(".seat--me .badge--host")
+    ann.click('.seat[data-seat="3"] button:text("Add bot")')
+    ann.click("#start-btn:not([disabled])")
+    ann.wait_for_selector("#hand .card")
+    ann.click("#leave-seat")
+    ann.wait_for_selector("dialog.ask[open]")
+    assert "You stay the host." in ann.inner_text("dialog.ask")
+    ann.click("#ask-yes")
+    ann.wait_for_selector('.seat[data-seat="0"] .seat__name:text("Ada · bot")')
+    ann.reload()
+    ann.wait_for_selector('.seat[data-seat="0"] .seat__name:text("Ada · bot")')
+    assert not ann.locator(".seat--me, .toast--error").count()
+    assert ann.evaluate("JSON.parse(localStorage.getItem(`dingo.table.${location.pathname"
+                        ".split('/')[2]}`)).played_seat") == 0
 
 
 def test_a_player_who_leaves_after_the_match_leaves_a_bot_for_the_rematch(

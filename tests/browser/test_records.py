@@ -667,7 +667,7 @@ def test_a_player_who_left_is_named_for_what_they_played(handed_over: dict[str, 
         page.goto(f"{base}/matches/{match_id}")
         page.wait_for_selector("#seat-changes")
         assert page.locator("#seat-changes li").all_inner_texts() == [
-            f"Game 1, Bruno's seat: Bob, then Bruno (bot) from step {since + 1}"]
+            f"Game 1, seat 2 (Bruno at the end): Bob, then Bruno (bot) from step {since + 1}"]
         assert page.evaluate(SIDE_SCROLL) == 0
         shot(page, f"records-seat-changes-{match_id}-{size}")
 

@@ -1134,8 +1134,8 @@ async def test_a_seat_can_be_freed_only_between_games() -> None:
 async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None:
     """``leave_seat`` frees the seat before the match: the leaver watches (told first,
     ``unseated``), a retry gets the first answer (also from a new connection with the old
-    token, which now joins as a spectator's), and sitting again gives a new token. The
-    host keeps a seat."""
+    token, which now joins as a spectator's), and sitting again gives a new token; the host
+    stays the host, and keeps its token when it sits again."""
     h = Harness(fast_config(reconnect_grace_seconds=30))
     try:
         table, host = await h.table(bots=((2, "random"), (3, "random")))
@@ -1170,11 +1170,19 @@ async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None
         assert table.version == version
         assert (await submit(table, *back, type="sit", seat=1, name="Bob"))["type"] == "ack"
         assert back[1].last("seated")["token"] not in (None, old_token)
-        # The host keeps a seat.
+        # The host may leave too: it stays the host, holding no seat; sitting again, its
+        # seat carries its token, so the role comes back with it after a restart.
         a = await h.join(table, host)
-        kept = await submit(table, *a, type="leave_seat")
-        assert kept["type"] == "error" and kept["code"] == "not_now"
-        assert table.seats[0].kind == "human" and a[0].seat == 0
+        assert (await submit(table, *a, type="leave_seat"))["type"] == "ack"
+        assert table.seats[0].kind == "empty" and a[0].seat is None and a[0].host
+        table = await h.restart(table)
+        a = await h.join(table, host)
+        assert a[1].last("welcome")["seat"] is None and a[0].host
+        assert (await submit(table, *a, type="sit", seat=0, name="Ann"))["type"] == "ack"
+        assert a[1].last("seated")["token"] is None  # the host's token, kept
+        table = await h.restart(table)
+        a = await h.join(table, host)
+        assert a[1].last("welcome")["seat"] == 0 and a[0].host
     finally:
         await h.close()
 

@@ -103,12 +103,12 @@ export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
       }
     }
   }
-  // (The host keeps a seat: the role is handed over first, "Make host".)
-  if (isMe && !S.inert && !info.host) {
+  if (isMe && !S.inert) {
+    const still = info.host ? "; you stay the host" : "";
     actions.appendChild(h("button", {
       class: "btn btn--ghost-dark btn--small", type: "button", id: "leave-seat", disabled: S.offline,
-      title: { lobby: "Give your seat up and watch", match_over: "A bot takes your seat for a rematch, and you watch" }[status()]
-        || "A bot plays your seat from now on, and you watch",
+      title: ({ lobby: "Give your seat up and watch", match_over: "A bot takes your seat for a rematch, and you watch" }[status()]
+        || "A bot plays your seat from now on, and you watch") + still,
       onclick: leaveSeat,
     }, "Leave seat"));
   }
