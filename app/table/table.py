@@ -325,10 +325,10 @@ class Table(TableViews, TableClock):
             events = [Event({"type": "bot_added", "seat": seat.index, "kind": seat.bot})]
         elif kind == "bot_remove":
             seat = self.seats[entry["seat"]]
+            events = [Event({"type": "bot_removed", "seat": seat.index, "name": seat.name})]
             seat.bot = seat.name = None
             self._bots.pop(seat.index, None)
             self._bots_due.pop(seat.index, None)
-            events = [Event({"type": "bot_removed", "seat": seat.index})]
         elif kind == "recorded":
             assert self.info is not None
             self.info.recorded = True
@@ -344,6 +344,7 @@ class Table(TableViews, TableClock):
                              "reason": entry["reason"]})]
         elif kind == "replace":
             seat = self.seats[entry["seat"]]
+            player = seat.name
             if entry.get("left") and seat.token_hash is not None:
                 self._retired.add(seat.token_hash)
             if seat.grace is not None:
@@ -358,7 +359,8 @@ class Table(TableViews, TableClock):
             elif self.match is not None:
                 self._new_bot(seat.index, seat.bot, seq)
             self._new_holder(seat)
-            events = [Event({"type": "seat_replaced", "seat": seat.index, "kind": seat.bot})]
+            events = [Event({"type": "seat_replaced", "seat": seat.index, "kind": seat.bot,
+                             "player": player, "left": bool(entry.get("left"))})]
         elif kind == "vote":
             self.seats[entry["seat"]].ready = True
             events = []

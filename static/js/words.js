@@ -68,12 +68,15 @@ export function describeEvent(ev, names) {
     case "host_changed":
       return [`${n(ev.seat)} ${you(ev.seat) ? "are" : "is"} the host now`,
         ev.reason === "away" ? " (the host left)." : " (handed over)."];
-    case "seat_replaced":
-      return ev.kind
-        ? [`A bot, ${n(ev.seat)}, plays ${SEAT_LABELS[ev.seat].toLowerCase()} from now on (its player left).`]
-        : [`${SEAT_LABELS[ev.seat]} is free again.`];
+    case "seat_replaced": {
+      // Who held it, and whether they left or the host gave their seat away.
+      const seat = SEAT_LABELS[ev.seat].toLowerCase();
+      if (!ev.kind) return [`${ev.left ? `${ev.player} left` : `The host freed ${ev.player}'s seat`}: ${seat} is free again.`];
+      return [ev.left ? `${ev.player} left: a bot, ${n(ev.seat)}, plays ${seat} from now on.`
+        : `The host gave ${ev.player}'s seat to a bot: ${n(ev.seat)} plays ${seat} from now on.`];
+    }
     case "bot_removed":
-      return [`The bot left ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
+      return [`${ev.name}, a bot, left ${SEAT_LABELS[ev.seat].toLowerCase()}.`];
     case "match_start":
       return [ev.match_number > 1 ? `Rematch! Match ${ev.match_number} begins.` : "The match begins."];
     case "game_start":

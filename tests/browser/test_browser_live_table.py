@@ -85,7 +85,7 @@ def test_bots_have_names_and_a_strength_the_host_picks(
     page.select_option('.seat[data-seat="3"] select.bot-kind', "random")
     page.click('.seat[data-seat="3"] button:text("Add bot")')
     page.wait_for_selector('.seat[data-seat="3"] .badge--bot:text("easy")')
-    assert "Dov, a bot, took seat 4." in page.inner_text("#log")
+    assert "Dov, a bot, left seat 4.\nDov, a bot, took seat 4." in page.inner_text("#log")
 
     page.click("#start-btn")
     page.wait_for_selector("#scoreboard-table")
@@ -127,7 +127,8 @@ def test_a_dropped_player_is_counted_down_and_the_host_role_passes(
     bea.click('.seat[data-seat="0"] button:text("Give to a bot")')
     bea.wait_for_selector('.seat[data-seat="0"] .seat__name:text("Ada · bot")')
     assert bea.inner_text('.seat[data-seat="0"] .badge--bot') == "easy"
-    assert "A bot, Ada, plays seat 1 from now on" in bea.inner_text("#log")
+    given = "The host gave Ann's seat to a bot: Ada plays seat 1 from now on."
+    assert given in bea.inner_text("#log")
     shot(bea, "host-handed-over-phone")
 
 
@@ -201,7 +202,7 @@ def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(
         assert bea.locator('.seat[data-seat="2"] button:text("Make host")').count() == 0
         bea.click('.seat[data-seat="2"] button:text("Free seat")')
         bea.wait_for_selector('.seat[data-seat="2"].seat--empty')
-        bea.wait_for_selector("#log li:text('Seat 3 is free again.')")
+        bea.wait_for_selector("#log li:text(\"The host freed Cy's seat: seat 3 is free again.\")")
         ann.wait_for_selector('.seat[data-seat="2"].seat--empty')
         shot(bea, "host-freed-seat-phone")
     finally:
@@ -242,7 +243,7 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     bea.wait_for_timeout(300)
     assert not bea.locator(".seat--me, .toast--error").count()
     ann.wait_for_selector('.seat[data-seat="1"].seat--empty')
-    assert "Seat 2 is free again." in ann.inner_text("#log")
+    assert "Bea left: seat 2 is free again." in ann.inner_text("#log")
     bea.click('.seat[data-seat="1"] button:text("Sit here")')
     bea.wait_for_selector(".seat--me")
     ann.wait_for_selector("#start-btn:not([disabled])")
@@ -262,7 +263,7 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     bea.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')
     assert not bea.locator(".seat--me, #hand .card").count()
     ann.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')
-    line = "A bot, Bruno, plays seat 2 from now on (its player left)."
+    line = "Bea left: a bot, Bruno, plays seat 2 from now on."
     for page in (ann, bea):
         page.wait_for_selector(f"#log li:text('{line}')")
         assert page.inner_text("#log").count(line) == 1

@@ -969,7 +969,8 @@ async def test_the_host_role_passes_to_the_longest_seated_and_survives_a_restart
             "seat": 0, "kind": "bot", "name": "Ada", "bot": "random", "strength": "easy",
             "connected": True, "away": False, "ready": False, "back_by": None, "host": False}
         events = [e for e in b[1].last()["events"]]
-        assert events == [{"type": "seat_replaced", "seat": 0, "kind": "random"}]
+        assert events == [{"type": "seat_replaced", "seat": 0, "kind": "random",
+                           "player": "Ann", "left": False}]
         # Ann's token holds nothing any more.
         gone, gone_conn = await h.join(table, host)
         assert gone_conn.last("error")["code"] == "bad_token" and gone.seat is None
@@ -1150,7 +1151,8 @@ async def test_a_player_leaves_the_seat_in_the_lobby_and_may_sit_again() -> None
         assert b[0].seat is None and table.seats[1].kind == "empty"
         assert a[1].last()["seats"][1]["kind"] == "empty"
         freed = [e for e in a[1].last()["events"] if e["type"] == "seat_replaced"]
-        assert freed == [{"type": "seat_replaced", "seat": 1, "kind": None}]
+        assert freed == [{"type": "seat_replaced", "seat": 1, "kind": None, "player": "Bob",
+                          "left": True}]
         version = table.version
         assert await submit(table, *b, type="leave_seat", id="leave-1") == answer
         again = await submit(table, *b, type="leave_seat")
