@@ -571,11 +571,9 @@ function renderGame(ctx, seatSlots, prev) {
   overlay.hidden = !showResults;
   if (showResults) fillIfChanged(overlay, resultPanel(ctx));
   else fill(overlay);
-  // What the results cover is out of the keyboard's way (a "Remove bot" under them): the
-  // felt, and on a phone, where they fill the screen, the rest of the page too.
+  // What the results cover is out of the keyboard's way (a "Remove bot" under them).
   for (const el of [...$("#felt").children].filter((c) => c !== overlay)) el.inert = showResults;
-  const screen = showResults && getComputedStyle(overlay).position === "fixed";
-  for (const el of document.querySelectorAll(".topbar, #tray, .side")) el.inert = screen;
+  coverPage();
 
   // what to do now
   const prompt = promptFor(ctx);
@@ -705,6 +703,16 @@ function matchLine(m) {
   if (w === null || w === undefined) return `The match is a draw${two ? `, ${two[0]} to ${two[1]}` : ""}.`;
   return `${nameOf(w)} ${w === S.seat ? "win" : "wins"} the match${two ? `, ${two[w]} to ${two[1 - w]}` : ""}!`;
 }
+
+/** On a phone the results fill the screen (the overlay is fixed): the page behind them is
+ * out of the keyboard's way too, until they close or the window grows past a phone's (the
+ * offline banner stays above them: it says what the player must know). */
+function coverPage() {
+  const overlay = $("#overlay");
+  const screen = !overlay.hidden && getComputedStyle(overlay).position === "fixed";
+  for (const el of document.querySelectorAll(".topbar, #tray, .side")) el.inert = screen;
+}
+matchMedia("(max-width: 700px)").addEventListener("change", coverPage);
 
 function resultPanel(ctx) {
   const state = S.state;

@@ -202,6 +202,12 @@ def test_every_game_is_played_with_the_keyboard_alone(server: str, open_page: Ca
     behind = page.evaluate("[...document.querySelectorAll('.topbar, #tray, .side')]"
                            ".map((el) => el.inert)")
     assert behind == [size == "phone"] * 3, behind
+    if size == "phone":  # turned to a wide screen, the results no longer fill it
+        page.set_viewport_size(DESKTOP)
+        page.wait_for_function("![...document.querySelectorAll('.topbar, #tray, .side')]"
+                               ".some((el) => el.inert)")
+        page.set_viewport_size(PHONE)
+        page.wait_for_function("document.querySelector('.side').inert")
     assert page.evaluate(CUT) == [], "a name is cut short"
     if size == "phone":
         assert_no_horizontal_overflow(page)

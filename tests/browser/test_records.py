@@ -601,6 +601,18 @@ def test_the_one_who_played_sees_the_record_from_its_seat(game_records: dict[str
         assert page.inner_text("#game-say") == say.replace("{0}", names[0]), kept
         assert ("you" in page.inner_text("#game-say").lower().split()) == (seat is not None)
 
+    # Divide and Conquer's board words too (Cleo played seat 0): "You were dealt".
+    _, _, names = GAME_MATCHES[1]
+    page.evaluate("m => localStorage.setItem('dingo.table.g-1', JSON.stringify(m))",
+                  {"name": names[0], "seat": 0})
+    page.goto(f"{game_records['base']}/matches/{game_records['ids'][1]}/games/1")
+    page.wait_for_selector("#seen-from")
+    page.click("#last")
+    page.wait_for_selector("#dc-dealt")
+    board = page.inner_text("#gboard")
+    assert "You were dealt" in board and f"{names[0]} were" not in board, board
+    assert f"{names[0]} win " not in board and f"{names[0]} have" not in board, board
+
 
 def test_dingo_replay_among_other_games_is_as_before(game_records: dict[str, Any],
                                                     open_page: Callable[..., Page]) -> None:

@@ -56,7 +56,9 @@ function back(size, label) {
 /** The seat read as "you" (`ctx.reader`): this browser's, at the table or in a replay. */
 const isYou = (seat, ctx) => seat === ctx.reader;
 const verb = (seat, ctx, one, other) => (isYou(seat, ctx) ? one : other);
-const wins = (seat, ctx) => `${ctx.name(seat)} ${verb(seat, ctx, "win", "wins")}`;
+/** A seat as the subject of a sentence: "You" for the reader (a replay names every seat). */
+const subject = (seat, ctx) => (isYou(seat, ctx) ? "You" : ctx.name(seat));
+const wins = (seat, ctx) => `${subject(seat, ctx)} ${verb(seat, ctx, "win", "wins")}`;
 const whose = (seat, ctx) => (isYou(seat, ctx) ? "your" : `${ctx.name(seat)}'s`);
 
 /** The seat drawn at the bottom (this browser's, or seat 0 for a spectator) and the other. */
@@ -111,7 +113,7 @@ function slot(view, seat, ctx) {
     note = isYou(seat, ctx) ? "Your card, face down" : `${ctx.name(seat)}'s card, face down to the other side`;
   } else if (info.committed) {
     card = back("", `${ctx.name(seat)}: a card face down`);
-    note = `${ctx.name(seat)} ${verb(seat, ctx, "have", "has")} committed`;
+    note = `${subject(seat, ctx)} ${verb(seat, ctx, "have", "has")} committed`;
   } else {
     card = h("div", { class: "card card--slot dc-slot__empty", "aria-hidden": "true" });
     note = isYou(seat, ctx) ? "Commit a card from your hand" : `${ctx.name(seat)} ${verb(seat, ctx, "are", "is")} choosing…`;
@@ -201,7 +203,7 @@ function track(view, ctx) {
 function dealt(view, ctx) {
   const { bottom, top } = order(ctx);
   const row = (s) => h("div", { class: "dc-dealt__seat", dataset: { seat: String(s) } },
-    h("div", { class: "dc-label" }, h("b", {}, ctx.name(s)), ` ${verb(s, ctx, "were", "was")} dealt`),
+    h("div", { class: "dc-label" }, h("b", {}, subject(s, ctx)), ` ${verb(s, ctx, "were", "was")} dealt`),
     h("div", { class: "card-row dc-row" }, view.board.seats[s].dealt.map((c) => face(c, { size: "sm" }))));
   return h("section", { class: "dc-dealt", id: "dc-dealt", "aria-label": "The deal" }, row(top), row(bottom));
 }
