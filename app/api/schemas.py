@@ -175,6 +175,17 @@ class SeatPublic(_Message):
     host: bool
 
 
+class PlayedBy(_Message):
+    name: str
+    bot: bool
+
+
+class SeatInState(SeatPublic):
+    #: Once a game is over: who played the seat at its end, if someone else holds it now
+    #: (the finished game's results and log name them).
+    played: PlayedBy | None
+
+
 class BotKindInfo(_Message):
     kind: str
     strength: str
@@ -210,7 +221,7 @@ class State(_Message):
     type: Literal["state"]
     v: int
     table: TableInfo
-    seats: Annotated[list[SeatPublic], Field(min_length=2, max_length=MAX_SEATS)]
+    seats: Annotated[list[SeatInState], Field(min_length=2, max_length=MAX_SEATS)]
     #: The seats that may act now (several for a simultaneous decision).
     to_act: list[SeatIndex]
     match: dict[str, Any] | None  # the game's MatchState.scoreboard()

@@ -128,13 +128,26 @@ class TableViews:
     def _seats(self) -> list[dict[str, Any]]:
         """``state.seats``: rebuilt only when something ``Seat.public`` shows changed."""
         host_hash = self.host_hash
+        played = self._played_by()
         key = (host_hash, *[(s.name, s.token_hash, s.bot, s.client is None, s.away, s.ready,
-                             s.back_by) for s in self.seats])
+                             s.back_by) for s in self.seats], *map(repr, played))
         seen = self._seats_seen
         if seen is None or seen[0] != key:
             strengths = self._strengths
-            seen = self._seats_seen = (key, [s.public(host_hash, strengths) for s in self.seats])
+            seen = self._seats_seen = (key, [{**s.public(host_hash, strengths), "played": p}
+                                             for s, p in zip(self.seats, played, strict=True)])
         return seen[1]
+
+    def _played_by(self) -> list[dict[str, Any] | None]:
+        """Per seat, who played it at the end of the game on the felt, when someone else
+        holds it now (between games a bot was removed, a seat taken or given away): the
+        finished game's results and log are theirs, not the new holder's."""
+        info = self.info
+        if info is None or not self._game_over or not info.holders:
+            return [None] * len(self.seats)
+        return [None if (last["name"], last["bot"]) == (s.name, s.bot is not None)
+                else {"name": last["name"], "bot": last["bot"]}
+                for s, (*_, last) in zip(self.seats, info.holders[-1], strict=True)]
 
     def _scoreboard(self) -> messages.Embedded | None:
         """``MatchState.scoreboard()``, encoded once per version for every recipient (once per

@@ -19,7 +19,7 @@ import { lineEl } from "./render.js";
 import { setupAlerts, turnAlert } from "./table/alerts.js";
 import {
   ALL_POSITIONS, G, S, gameOver, gameTitle, has, hook, isMyTurn, loadGame, loadList, nameOf,
-  plainName, positionOf, roundWord, saveList, say, sayYou, seatCount, status, tableId, toAct,
+  occupantName, plainName, positionOf, reader, roundWord, saveList, say, sayYou, seatCount, status, tableId, toAct,
 } from "./table/state.js";
 import { addChat, addLog, describe, logEvents, renderChat, renderLog, replaceGameLog } from "./table/log.js";
 import { seatEl, tick } from "./table/seats.js";
@@ -395,10 +395,10 @@ function makeCtx(prev = null) {
   const state = S.state;
   return {
     seat: S.seat,
-    reader: S.seat,
     seats: seatCount(),
     name: (seat) => nameOf(seat),
     plainName: (seat) => plainName(seat),
+    reader: reader(),
     say,
     sayYou,
     act,
@@ -660,7 +660,7 @@ function lobbyPanel() {
     panel.appendChild(h("p", {}, empty ? "Type your name in the box below and pick an empty seat, or just watch." : "Every seat is taken: you are watching."));
   }
   if (S.host && !S.inert) {
-    const gone = seats.filter((s) => s.kind === "human" && (!s.connected || s.away)).map((s) => plainName(s.seat));
+    const gone = seats.filter((s) => s.kind === "human" && (!s.connected || s.away)).map((s) => occupantName(s.seat));
     panel.appendChild(h("p", { class: "muted" }, empty
       ? `${plural(empty, "seat")} still empty. Wait for friends, or add bots.`
       : gone.length
@@ -701,7 +701,7 @@ function matchLine(m) {
   const w = m.winner;
   const two = Array.isArray(m.standing) && m.standing.length === 2 ? m.standing : null;
   if (w === null || w === undefined) return `The match is a draw${two ? `, ${two[0]} to ${two[1]}` : ""}.`;
-  return `${nameOf(w)} ${w === S.seat ? "win" : "wins"} the match${two ? `, ${two[w]} to ${two[1 - w]}` : ""}!`;
+  return `${nameOf(w)} ${w === reader() ? "win" : "wins"} the match${two ? `, ${two[w]} to ${two[1 - w]}` : ""}!`;
 }
 
 /** On a phone the results fill the screen (the overlay is fixed): the page behind them is
@@ -746,14 +746,24 @@ function resultPanel(ctx) {
       onclick: () => send("ready"),
     }, me.ready ? "Ready: waiting for the others" : `Ready for the next ${roundWord()}`));
   }
+  // An empty seat (a bot removed, a seat freed) holds the table until someone takes it.
+  const free = state.seats.filter((s) => s.kind === "empty").map((s) => `seat ${s.seat + 1}`);
+  if (free.length && S.seat === null && !S.inert) {
+    buttons.appendChild(h("button", {
+      class: "btn btn--primary", type: "button", id: "take-seat",
+      onclick: () => { toggleResults(false); $("#sit-name")?.focus(); },
+    }, "Take a free seat"));
+  }
   buttons.appendChild(h("button", { class: "btn btn--ghost", type: "button", id: "hide-results", onclick: () => toggleResults(false) }, "View the table"));
   panel.appendChild(buttons);
-  if (!m.over) {
-    panel.appendChild(h("p", { class: "muted", style: { "margin-top": "10px" } },
-      `The next ${roundWord()} starts when everyone is ready, or after a short pause.`));
+  const note = (text) => panel.appendChild(h("p", { class: "muted", id: "results-note", style: { "margin-top": "10px" } }, text));
+  if (free.length) {
+    const them = free.length > 1 ? `${free.slice(0, -1).join(", ")} and ${free[free.length - 1]} are` : `${free[0]} is`;
+    note(`${them.charAt(0).toUpperCase()}${them.slice(1)} free: the ${m.over ? "rematch" : `next ${roundWord()}`} waits until someone sits there${S.host ? " or you add a bot" : ""}.`);
+  } else if (!m.over) {
+    note(`The next ${roundWord()} starts when everyone is ready, or after a short pause.`);
   } else if (me) {
-    panel.appendChild(h("p", { class: "muted", style: { "margin-top": "10px" } },
-      "A rematch starts with the same seats once every player asks for it."));
+    note("A rematch starts with the same seats once every player asks for it.");
   }
   return panel;
 }
@@ -768,8 +778,8 @@ function announce(msg, prev, wasMyTurn) {
   for (const info of msg.seats) {
     const before = prev.seats[info.seat];
     if (!before) continue;
-    if (info.kind === "human" && before.kind === "human" && before.connected && !info.connected) lines.push(`${plainName(info.seat)} left.`);
-    if (info.kind === "human" && before.kind === "human" && !before.connected && info.connected) lines.push(`${plainName(info.seat)} is back.`);
+    if (info.kind === "human" && before.kind === "human" && before.connected && !info.connected) lines.push(`${occupantName(info.seat)} left.`);
+    if (info.kind === "human" && before.kind === "human" && !before.connected && info.connected) lines.push(`${occupantName(info.seat)} is back.`);
   }
   if (!wasMyTurn && isMyTurn()) lines.push(`Your turn. ${$("#prompt").textContent}`);
   if (lines.length) $("#announce").textContent = lines.slice(-4).join(" ");

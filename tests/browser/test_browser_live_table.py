@@ -638,3 +638,52 @@ def test_a_whole_game_on_a_phone_shows_every_dead_rabbit_and_why(
     page.click("#hide-results")
     assert page.evaluate(DEAD_CLIPPED) == []
     shot(page, "phone-dead-rabbits")
+
+
+def test_a_seat_freed_between_games_is_offered_over_the_results(
+        server: str, open_page: Callable[..., Page]) -> None:
+    """Between games the host removes the bot: the results say the next game waits for the
+    free seat, and someone who opens the link then is offered it over the results (they
+    covered the seat's "Sit here")."""
+    ann = open_page(DESKTOP)
+    link = create_table(ann, server, "Ann", game="mate", bots=(1,))
+    ann.click("#start-btn:not([disabled])")
+    rng = random.Random(5)
+    deadline = time.monotonic() + 60
+    while not ann.locator("#ready-btn").count():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if my_turn(ann) and take_turn(ann, rng):
+            ann.wait_for_selector("#hand:not(.hand--busy)")
+        ann.wait_for_timeout(20)
+    assert ann.inner_text("#results-note").startswith("The next game starts when everyone")
+    ann.click("#hide-results")
+    ann.click('.seat[data-seat="1"] button:text("Remove bot")')
+    ann.wait_for_selector('.seat[data-seat="1"].seat--empty')
+    ann.click("#show-results")
+    note = "Seat 2 is free: the next game waits until someone sits there or you add a bot."
+    ann.wait_for_selector(f"#results-note:text-is('{note}')")
+    # The finished game is still Bruno's: its results and log name him, not "Seat 2".
+    results = ann.inner_text("#results").replace(note, "")
+    assert "Bruno" in results and "Seat 2" not in results, results
+    assert "Seat 2 " not in ann.inner_text("#log")
+    cy = open_page(PHONE)
+    cy.goto(link)
+    cy.wait_for_selector("#results-note:text-is('Seat 2 is free: the next game waits until "
+                         "someone sits there.')")
+    cy.click("#take-seat")
+    cy.wait_for_function("document.activeElement?.id === 'sit-name'")
+    cy.fill("#sit-name", "Cy")
+    cy.click('.seat[data-seat="1"] button:text("Sit here")')
+    cy.wait_for_selector(".seat--me")
+    # Cy holds the seat now, but did not play the game on the felt: it is Bruno's to Cy too.
+    assert cy.inner_text(".seat--me .seat__name") == "Cy"
+    told = cy.inner_text("#log") + cy.inner_text("#prompt")
+    assert "Bruno" in told and "you score" not in told.lower(), told
+    assert "You sat down in seat 2." in cy.inner_text("#log")
+    shot(cy, "free-seat-taken-phone")
+    cy.click("#show-results")  # (Ann's are still open)
+    for page in (ann, cy):
+        page.click("#ready-btn")
+    for page in (ann, cy):  # the next game is dealt: the results close
+        page.wait_for_selector("#overlay", state="hidden")
+        assert page.locator("#ready-btn").count() == 0

@@ -7,7 +7,7 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
-from tablekit import Harness, answer, fast_config, play
+from tablekit import Harness, answer, fast_config, play, settled
 
 from app.db.match_record import parse_match_record
 from app.table.table import Table
@@ -70,11 +70,18 @@ async def test_a_bot_replaced_between_games_keeps_the_games_it_played() -> None:
         assert table.match is not None and not table.match.over  # first to two wins
         removed = await answer(table, *ann, {"type": "remove_bot", "seat": 1, "id": "r"})
         assert removed["type"] == "ack"
+        assert ann[1].last()["seats"][1]["played"] == {"name": "Bruno", "bot": True}
         cal = await harness.seat(table, 1, "Cal")
         cal_token = next(f["token"] for f in cal[1].frames if f["type"] == "seated")
+        # The game on the felt is still Bruno's (its results, its log), until the next deal.
+        assert cal[1].last()["seats"][1]["played"] == {"name": "Bruno", "bot": True}
+        assert cal[1].last()["seats"][0]["played"] is None
         # Back without the pause, from the log: the holders come back with the table.
         table = await harness.restart(table, fast_config())
         ann, cal = await harness.join(table, host), await harness.join(table, cal_token)
+        await play(table, {0: ann, 1: cal}, rng, until=lambda: not table.game_over)
+        await settled(table, cal[1])
+        assert all(s["played"] is None for s in cal[1].last()["seats"])
         await play(table, {0: ann, 1: cal}, rng, until=lambda: table.match_id is not None)
     finally:
         await harness.close()

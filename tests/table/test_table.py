@@ -86,7 +86,8 @@ async def test_host_sits_plays_with_bots_and_sees_only_its_hand(harness: Harness
     mine = conn.last()
     assert mine["seats"][0] == {"seat": 0, "kind": "human", "name": "Ann", "bot": None,
                                 "strength": None, "connected": True, "away": False,
-                                "ready": False, "back_by": None, "host": True}
+                                "ready": False, "back_by": None, "host": True,
+                                "played": None}
     assert [(s["name"], s["strength"]) for s in mine["seats"][1:]] == [
         ("Bruno", "normal"), ("Cleo", "easy"), ("Dov", "normal")]
     assert len(mine["game"]["hand"]) == len(dingo(table).game.hand(0)) > 0
@@ -431,7 +432,8 @@ async def test_an_absent_player_is_played_for_and_takes_the_seat_back() -> None:
         assert back_conn.last()["seats"][0] == {"seat": 0, "kind": "human", "name": "Ann",
                                                 "bot": None, "strength": None,
                                                 "connected": True, "away": False,
-                                                "ready": False, "back_by": None, "host": False}
+                                                "ready": False, "back_by": None, "host": False,
+                                                "played": None}
         assert back_conn.last()["seats"][1]["host"] is True and not back.host
     finally:
         await h.close()
@@ -967,7 +969,8 @@ async def test_the_host_role_passes_to_the_longest_seated_and_survives_a_restart
         assert answer["type"] == "ack"
         assert b[1].last()["seats"][0] == {
             "seat": 0, "kind": "bot", "name": "Ada", "bot": "random", "strength": "easy",
-            "connected": True, "away": False, "ready": False, "back_by": None, "host": False}
+            "connected": True, "away": False, "ready": False, "back_by": None, "host": False,
+            "played": None}
         events = [e for e in b[1].last()["events"]]
         assert events == [{"type": "seat_replaced", "seat": 0, "kind": "random",
                            "player": "Ann", "left": False}]

@@ -4,7 +4,7 @@
 import { $, h, fill } from "../dom.js";
 import { describeEvent } from "../words.js";
 import { lineEl } from "../render.js";
-import { S, has, hook, nameOf, saveList, sayYou } from "./state.js";
+import { S, has, hook, occupantName, saveList, sayYou } from "./state.js";
 
 const LOG_LIMIT = 300;
 const CHAT_LIMIT = 100;
@@ -16,7 +16,10 @@ const GAME_LINES = new Set(["game_start", "game_over", "match_over", "match_star
 
 /** An event as a line of parts (strings and {card} objects), or null to leave it out of the log. */
 export function describe(ev, ctx) {
-  if (TABLE_EVENTS.has(ev.type) || ev.type === "match_start") return describeEvent(ev, (seat) => nameOf(seat));
+  // (Who sat, left or hosts: the seats' holders now.)
+  if (TABLE_EVENTS.has(ev.type) || ev.type === "match_start") {
+    return describeEvent(ev, (seat) => (seat === S.seat ? "You" : occupantName(seat)));
+  }
   // The module's words; where it has none (undefined), the server's `say`, to its reader.
   let line = has("describe") ? hook("describe", ev, ctx) : undefined;
   if (line === undefined) line = ev.say ? sayYou(ev.say) : null;

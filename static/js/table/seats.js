@@ -4,7 +4,7 @@
 import { h } from "../dom.js";
 import { SEAT_LABELS } from "../words.js";
 import { avatar } from "../render.js";
-import { S, gameOver, hook, plainName, status, toAct } from "./state.js";
+import { S, gameOver, hook, occupantName, status, toAct } from "./state.js";
 
 /** A seat's plate: who sits there, their badges and presence, the module's part, the host's buttons. */
 export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
@@ -17,15 +17,15 @@ export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
   const el = h("div", {
     class: ["seat", `seat--${info.kind}`, isMe && "seat--me", turn && "seat--turn", winner && "seat--winner"],
     dataset: { seat: String(seat) },
-    "aria-label": `${info.kind === "empty" ? "Empty seat" : plainName(seat)}${turn ? ", to play" : ""}`,
+    "aria-label": `${info.kind === "empty" ? "Empty seat" : occupantName(seat)}${turn ? ", to play" : ""}`,
   });
 
   const bot = info.kind === "bot";
   const score = typeof plate.score === "string" ? { text: plate.score } : plate.score;
   const head = h("div", { class: "seat__head" },
     info.kind === "empty" ? null : avatar(info.name, seat),
-    h("span", { class: "seat__name", title: bot ? `${plainName(seat)}: a bot that plays ${info.strength}` : null },
-      info.kind === "empty" ? `${SEAT_LABELS[seat]}: empty` : plainName(seat),
+    h("span", { class: "seat__name", title: bot ? `${occupantName(seat)}: a bot that plays ${info.strength}` : null },
+      info.kind === "empty" ? `${SEAT_LABELS[seat]}: empty` : occupantName(seat),
       bot ? h("span", { class: "seat__bot" }, " \u00B7 bot") : null),
     score ? h("span", { class: "seat__points", title: score.title || null }, score.text) : null);
   if (info.kind !== "empty") {
@@ -89,7 +89,7 @@ export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
     // Only to someone here: an absent host would leave the table waiting.
     if (info.connected && !info.away) {
       actions.appendChild(h("button", {
-        class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Make ${plainName(seat)} the host`, disabled: S.offline,
+        class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Make ${occupantName(seat)} the host`, disabled: S.offline,
         onclick: () => send("make_host", { seat }),
       }, "Make host"));
     }
@@ -97,7 +97,7 @@ export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
       actions.appendChild(botPicker(seat, "Give to a bot", (kind) => send("replace_seat", { seat, kind })));
       if (status() !== "playing") {
         actions.appendChild(h("button", {
-          class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Free ${plainName(seat)}'s seat`, disabled: S.offline,
+          class: "btn btn--ghost-dark btn--small", type: "button", "aria-label": `Free ${occupantName(seat)}'s seat`, disabled: S.offline,
           onclick: () => send("replace_seat", { seat }),
         }, "Free seat"));
       }
@@ -140,7 +140,7 @@ const PASSES = { bot: "a bot takes over", host: "the host role passes" };
  * while no game is played "Bea left", or for a host in the lobby with someone here to take
  * the role "Bea left · the host role passes in 0:45". */
 function goneEl(info) {
-  const name = plainName(info.seat);
+  const name = occupantName(info.seat);
   const gone = (text) => h("p", { class: "seat__gone" }, text);
   const ticking = (passes) => h("p", {
     class: "seat__gone", dataset: { backBy: String(info.back_by), name, passes },

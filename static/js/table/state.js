@@ -101,13 +101,29 @@ export function seatsOf(state = S.state) {
 
 export const seatCount = () => seatsOf().length;
 
+/** Who played a seat in the game on the felt, once it is over, if someone else holds the
+ * seat now (the server's `played`): the game's results and log are theirs. */
+const playedBy = (seat, state) => (state && state.game && gameOver() && seatsOf(state)[seat]?.played) || null;
+
+/** The seat this page's words call "you": its own, unless someone else played it in the
+ * game on the felt (a seat taken between games). */
+export const reader = () => (S.seat !== null && !playedBy(S.seat, S.state) ? S.seat : null);
+
+/** A seat's name in the game ("You" for the reader's). */
 export function nameOf(seat, state = S.state) {
-  if (seat === S.seat && S.seat !== null) return "You";
+  if (seat === reader() && seat !== null) return "You";
   return plainName(seat, state);
 }
 
-/** A seat's name; where two seats share one (three "Heuristic bot"s), the seat number is added. */
+/** A seat's name in the game: who played it (see playedBy), else who holds it. */
 export function plainName(seat, state = S.state) {
+  const played = playedBy(seat, state);
+  return played ? played.name : occupantName(seat, state);
+}
+
+/** Who holds a seat now (its plate, the lobby); where two seats share a name (three
+ * "Heuristic bot"s), the seat number is added. */
+export function occupantName(seat, state = S.state) {
   return seatNames(seatsOf(state))[seat] || SEAT_LABELS[seat] || `Seat ${seat + 1}`;
 }
 
@@ -116,9 +132,9 @@ export function say(text) {
   return fillNames(text, plainName);
 }
 
-/** `say`, but this browser's seat is "you", its verb in the second person ("you win"). */
+/** `say`, but the reader's seat is "you", its verb in the second person ("you win"). */
 export function sayYou(text) {
-  return say(secondPerson(text, S.seat));
+  return say(secondPerson(text, reader()));
 }
 
 /** Seat shown at the bottom: mine, or seat 0 for a spectator. */
