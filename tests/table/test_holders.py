@@ -7,10 +7,13 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
-from tablekit import Harness, answer, fast_config, play, settled
+from tablekit import FakeConn, Harness, answer, fast_config, play, settled
 
 from app.db.match_record import parse_match_record
+from app.table.client import Client
 from app.table.table import Table
+
+Player = tuple[Client, FakeConn]
 
 
 @pytest.fixture
@@ -26,12 +29,18 @@ def _who(table: Table, game: int) -> list[list[tuple[str | None, bool, int]]]:
             for turns in table.info.holders[game]]
 
 
-async def test_a_player_who_leaves_mid_game_is_credited_with_the_steps_they_played(
-        harness: Harness) -> None:
+async def _mate_started(harness: Harness) -> tuple[Table, str, Player, Player]:
+    """A Mate match between Ann (the host) and Dov, just started."""
     table, host = await harness.table(game="mate")
     ann = await harness.seat(table, 0, "Ann", host)
     dov = await harness.seat(table, 1, "Dov")
     assert (await answer(table, *ann, {"type": "start", "id": "s"}))["type"] == "ack"
+    return table, host, ann, dov
+
+
+async def test_a_player_who_leaves_mid_game_is_credited_with_the_steps_they_played(
+        harness: Harness) -> None:
+    table, host, ann, dov = await _mate_started(harness)
     rng = random.Random(7)
     await play(table, {0: ann, 1: dov}, rng, until=lambda: table._game_steps >= 5)
     left_at = table._game_steps
@@ -98,10 +107,7 @@ async def test_a_bot_replaced_between_games_keeps_the_games_it_played() -> None:
 async def test_a_seat_given_away_before_its_player_moved_was_never_theirs(
         harness: Harness) -> None:
     """Gone before the game's first step: the bot held the seat from the deal."""
-    table, host = await harness.table(game="mate")
-    ann = await harness.seat(table, 0, "Ann", host)
-    dov = await harness.seat(table, 1, "Dov")
-    assert (await answer(table, *ann, {"type": "start", "id": "s"}))["type"] == "ack"
+    table, _host, _ann, dov = await _mate_started(harness)
     assert table._game_steps == 0  # Mate opens with both players' face-down choice
     assert (await answer(table, *dov, {"type": "leave_seat", "id": "l"}))["type"] == "ack"
     assert _who(table, 0)[1] == [("Bruno", True, 0)]
