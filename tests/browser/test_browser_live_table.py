@@ -249,6 +249,17 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     ann.wait_for_selector("#start-btn:not([disabled])")
     ann.click("#start-btn")
     bea.wait_for_selector("#hand .card")
+    # Bea plays a move first: the log keeps it hers when the table is loaded again later.
+    rng = random.Random(2)
+    deadline = time.monotonic() + 30
+    while not re.search(r"Bea (discarded|passed|played)", ann.inner_text("#log")):
+        assert time.monotonic() < deadline, "Bea never moved"
+        for page in (ann, bea):
+            if my_turn(page) and take_turn(page, rng):
+                page.wait_for_selector("#hand:not(.hand--busy)")
+        ann.wait_for_timeout(20)
+    hers = [line for line in ann.locator("#log li").all_inner_texts()
+            if re.match(r"Bea (discarded|passed|played)", line)]
     # During the match it asks first; Escape (or Stay) keeps the seat.
     bea.click("#leave-seat")
     bea.wait_for_selector("dialog.ask[open]")
@@ -267,6 +278,10 @@ def test_a_player_leaves_the_seat_before_and_during_the_match(
     for page in (ann, bea):
         page.wait_for_selector(f"#log li:text('{line}')")
         assert page.inner_text("#log").count(line) == 1
+    # Loaded again, the log names Bea for her move, not the bot that has her seat now.
+    ann.reload()
+    ann.wait_for_selector(f"#log li:text('{line}')")
+    assert set(hers) <= set(ann.locator("#log li").all_inner_texts()), hers
     # A reload finds no seat to take back: still watching, nothing refused.
     bea.reload()
     bea.wait_for_selector('.seat[data-seat="1"] .seat__name:text("Bruno · bot")')

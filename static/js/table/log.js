@@ -33,12 +33,15 @@ function kindOf(ev) {
   return hook("logKind", ev) || "";
 }
 
-export function logEvents(events, ctx) {
-  for (const ev of events) {
+/** Log ``events``; ``namesBefore[i]``: names of seats that changed hands after event i. */
+export function logEvents(events, ctx, namesBefore = null) {
+  events.forEach((ev, i) => {
+    S.logNames = namesBefore && namesBefore[i];
     hook("observe", ev, ctx);
     const parts = describe(ev, ctx);
     if (parts) addLog([parts], kindOf(ev), false, ev.type === "game_start");
-  }
+  });
+  S.logNames = null;
   saveList("log", S.log);
 }
 
@@ -56,7 +59,15 @@ export function replaceGameLog(events, ctx) {
     }
   }
   S.log.splice(keep);
-  logEvents(events, ctx);
+  // A seat that changed hands in this game: its lines before that name who held it then
+  // (the event says who: `player`), as they did when they were first told.
+  const before = [];
+  let names = {};
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    before[i] = names;
+    if (events[i].type === "seat_replaced" && events[i].player) names = { ...names, [events[i].seat]: events[i].player };
+  }
+  logEvents(events, ctx, before);
 }
 
 export function addLog(lines, kind, save = true, start = false) {

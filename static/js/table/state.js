@@ -30,6 +30,7 @@ export const S = {
   wasLost: false,
   resultsHidden: null, // resultsKey() of results the player put aside
   inert: false,      // another tab took this seat: show the table, offer no moves
+  logNames: null,    // while the log is rebuilt: names of seats that changed hands since
   skew: 0,           // server clock minus ours (s), from the turn timer
   botKind: {},       // per empty seat: the kind the host picked in "Add bot"
   flashTimer: null,
@@ -117,6 +118,7 @@ export function nameOf(seat, state = S.state) {
 
 /** A seat's name in the game: who played it (see playedBy), else who holds it. */
 export function plainName(seat, state = S.state) {
+  if (S.logNames && seat in S.logNames) return S.logNames[seat];
   const played = playedBy(seat, state);
   return played ? played.name : occupantName(seat, state);
 }
