@@ -212,8 +212,16 @@ class TableViews:
 
     def _send_state(self, client: Client, events: list[Event], common: dict[str, Any],
                     shared: JSON | None) -> None:
-        data, client.shown = self._state(client.seat, events, common, shared)
+        data, client.shown = self._state(self._seen_as(client.seat), events, common, shared)
         client.send(data)
+
+    def _seen_as(self, seat: int | None) -> int | None:
+        """Whose view the holder of ``seat`` gets: the seat's, but for a finished game that
+        someone else played there (the seat was taken or given away since it ended), a
+        spectator's: that game's hand and private moves were theirs (``_played_by``)."""
+        if seat is None or not self._game_over:
+            return seat
+        return None if self._played_by()[seat] is not None else seat
 
     def _sync(self, client: Client) -> None:
         """A full ``state`` for ``client`` (``sync``, or a client shown nothing yet)."""
@@ -251,7 +259,8 @@ class TableViews:
             if client is joined or client.shown is None:
                 self._send_state(client, events, common, shared)
             else:
-                groups.setdefault((client.seat, id(client.shown)), []).append(client)
+                groups.setdefault((self._seen_as(client.seat), id(client.shown)),
+                                  []).append(client)
         common_changes: dict[int, tuple[JSON, patch.Gone]] = {}
         shared_changes: dict[int, tuple[Any, patch.Gone]] = {}
         #: Encoded deltas of seats with nothing of their own in them, by what they hold.

@@ -746,20 +746,25 @@ function resultPanel(ctx) {
       onclick: () => send("ready"),
     }, me.ready ? "Ready: waiting for the others" : `Ready for the next ${roundWord()}`));
   }
-  // An empty seat (a bot removed, a seat freed) holds the table until someone takes it.
-  const free = state.seats.filter((s) => s.kind === "empty").map((s) => `seat ${s.seat + 1}`);
+  // An empty seat (a bot removed, a seat freed) holds the table until someone takes it:
+  // said above the buttons (a long panel scrolls), and offered to whoever watches.
+  const free = state.seats.filter((s) => s.kind === "empty").map((s) => s.seat);
   if (free.length && S.seat === null && !S.inert) {
     buttons.appendChild(h("button", {
       class: "btn btn--primary", type: "button", id: "take-seat",
-      onclick: () => { toggleResults(false); $("#sit-name")?.focus(); },
+      onclick: () => {
+        toggleResults(false);
+        $(`.seat[data-seat="${free[0]}"]`)?.scrollIntoView({ block: "center" });
+      },
     }, "Take a free seat"));
   }
   buttons.appendChild(h("button", { class: "btn btn--ghost", type: "button", id: "hide-results", onclick: () => toggleResults(false) }, "View the table"));
+  const note = (text, el = null) => panel.insertBefore(h("p", { class: "muted", id: "results-note", style: { "margin-top": "10px" } }, text), el);
   panel.appendChild(buttons);
-  const note = (text) => panel.appendChild(h("p", { class: "muted", id: "results-note", style: { "margin-top": "10px" } }, text));
   if (free.length) {
-    const them = free.length > 1 ? `${free.slice(0, -1).join(", ")} and ${free[free.length - 1]} are` : `${free[0]} is`;
-    note(`${them.charAt(0).toUpperCase()}${them.slice(1)} free: the ${m.over ? "rematch" : `next ${roundWord()}`} waits until someone sits there${S.host ? " or you add a bot" : ""}.`);
+    const seats = free.map((s) => `seat ${s + 1}`);
+    const them = seats.length > 1 ? `${seats.slice(0, -1).join(", ")} and ${seats[seats.length - 1]} are` : `${seats[0]} is`;
+    note(`${them.charAt(0).toUpperCase()}${them.slice(1)} free: the ${m.over ? "rematch" : `next ${roundWord()}`} waits until someone sits there${S.host ? " or you add a bot" : ""}.`, buttons);
   } else if (!m.over) {
     note(`The next ${roundWord()} starts when everyone is ready, or after a short pause.`);
   } else if (me) {

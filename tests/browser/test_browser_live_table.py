@@ -685,8 +685,11 @@ def test_a_seat_freed_between_games_is_offered_over_the_results(
     cy.goto(link)
     cy.wait_for_selector("#results-note:text-is('Seat 2 is free: the next game waits until "
                          "someone sits there.')")
-    cy.click("#take-seat")
-    cy.wait_for_function("document.activeElement?.id === 'sit-name'")
+    cy.click("#take-seat")  # the results close on the free seat
+    cy.wait_for_selector("#overlay", state="hidden")
+    assert cy.locator('.seat[data-seat="1"] button:text("Sit here")').is_visible()
+    assert cy.evaluate("""(() => { const r = document.querySelector('.seat[data-seat="1"]')
+        .getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()""")
     cy.fill("#sit-name", "Cy")
     cy.click('.seat[data-seat="1"] button:text("Sit here")')
     cy.wait_for_selector(".seat--me")

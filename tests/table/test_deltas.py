@@ -39,7 +39,7 @@ class Witness:
             for client in table.clients:
                 new = len(client._queue) - queued.get(client, 0)
                 if new:
-                    data, _ = table._state(client.seat, [], common, shared)
+                    data, _ = table._state(table._seen_as(client.seat), [], common, shared)
                     assert isinstance(client.conn, CheckedConn)
                     self.expected[client.conn] += [comparable(orjson.loads(data))] * new
 

@@ -82,8 +82,12 @@ async def test_a_bot_replaced_between_games_keeps_the_games_it_played() -> None:
         assert ann[1].last()["seats"][1]["played"] == {"name": "Bruno", "bot": True}
         cal = await harness.seat(table, 1, "Cal")
         cal_token = next(f["token"] for f in cal[1].frames if f["type"] == "seated")
-        # The game on the felt is still Bruno's (its results, its log), until the next deal.
+        # The game on the felt is still Bruno's (its results, its log), until the next deal:
+        # Cal sees it as a spectator does, not Bruno's hand and passes.
         assert cal[1].last()["seats"][1]["played"] == {"name": "Bruno", "bot": True}
+        _watcher, watching = await harness.join(table)
+        await settled(table, cal[1], watching)
+        assert cal[1].last()["game"] == watching.last()["game"] != ann[1].last()["game"]
         assert cal[1].last()["seats"][0]["played"] is None
         # Back without the pause, from the log: the holders come back with the table.
         table = await harness.restart(table, fast_config())
