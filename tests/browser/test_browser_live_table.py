@@ -695,6 +695,7 @@ def test_a_seat_freed_between_games_is_offered_over_the_results(
     cy.wait_for_selector(".seat--me")
     # Cy holds the seat now, but did not play the game on the felt: it is Bruno's to Cy too.
     assert cy.inner_text(".seat--me .seat__name") == "Cy"
+    assert cy.inner_text(".seat--me .seat__played") == "Bruno (bot) played this game"
     told = cy.inner_text("#log") + cy.inner_text("#prompt")
     assert "Bruno" in told and "you score" not in told.lower(), told
     assert "You sat down in seat 2." in cy.inner_text("#log")

@@ -4,7 +4,7 @@
 import { h } from "../dom.js";
 import { SEAT_LABELS } from "../words.js";
 import { avatar } from "../render.js";
-import { S, gameOver, hook, occupantName, status, toAct } from "./state.js";
+import { S, gameOver, hook, occupantName, roundWord, status, toAct } from "./state.js";
 
 /** A seat's plate: who sits there, their badges and presence, the module's part, the host's buttons. */
 export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
@@ -52,6 +52,12 @@ export function seatEl(info, ctx, { send, sitAt, leaveSeat }) {
     meta.appendChild(h("span", { class: "badge badge--ready" }, "Ready"));
   }
   if (info.away) meta.appendChild(h("span", { class: "badge badge--away" }, "Away"));
+  // The game on the felt was someone else's at this seat (taken or freed since it ended):
+  // the plate's score and badges are theirs.
+  if (info.played && gameOver()) {
+    meta.appendChild(h("span", { class: "seat__played", dataset: { played: "1" } },
+      `${info.played.name}${info.played.bot ? " (bot)" : ""} played this ${roundWord()}`));
+  }
   if (info.kind === "human" && !info.connected) el.appendChild(goneEl(info));
   if (g) {
     for (const node of plate.meta || []) meta.appendChild(node);
