@@ -129,25 +129,28 @@ class TableViews:
         """``state.seats``: rebuilt only when something ``Seat.public`` shows changed."""
         host_hash = self.host_hash
         played = self._played_by()
-        key = (host_hash, *[(s.name, s.token_hash, s.bot, s.client is None, s.away, s.ready,
-                             s.back_by) for s in self.seats], *map(repr, played))
+        key = (host_hash, played, *[(s.name, s.token_hash, s.bot, s.client is None, s.away,
+                                     s.ready, s.back_by) for s in self.seats])
         seen = self._seats_seen
         if seen is None or seen[0] != key:
             strengths = self._strengths
-            seen = self._seats_seen = (key, [{**s.public(host_hash, strengths), "played": p}
-                                             for s, p in zip(self.seats, played, strict=True)])
+            seen = self._seats_seen = (key, [
+                {**s.public(host_hash, strengths),
+                 "played": None if p is None else {"name": p[0], "bot": p[1]}}
+                for s, p in zip(self.seats, played or [None] * len(self.seats), strict=True)])
         return seen[1]
 
-    def _played_by(self) -> list[dict[str, Any] | None]:
-        """Per seat, who played it at the end of the game on the felt, when someone else
-        holds it now (between games a bot was removed, a seat taken or given away): the
-        finished game's results and log are theirs, not the new holder's."""
+    def _played_by(self) -> tuple[tuple[str, bool] | None, ...] | None:
+        """Per seat, who played it (name, bot) at the end of the game on the felt, when
+        someone else holds it now (between games a bot was removed, a seat taken or given
+        away): the finished game's results and log are theirs, not the new holder's. None
+        while a game is on (every action asks: nothing is built then)."""
         info = self.info
         if info is None or not self._game_over or not info.holders:
-            return [None] * len(self.seats)
-        return [None if (last["name"], last["bot"]) == (s.name, s.bot is not None)
-                else {"name": last["name"], "bot": last["bot"]}
-                for s, (*_, last) in zip(self.seats, info.holders[-1], strict=True)]
+            return None
+        return tuple(None if (last["name"], last["bot"]) == (s.name, s.bot is not None)
+                     else (last["name"], last["bot"])
+                     for s, (*_, last) in zip(self.seats, info.holders[-1], strict=True))
 
     def _scoreboard(self) -> messages.Embedded | None:
         """``MatchState.scoreboard()``, encoded once per version for every recipient (once per
@@ -219,9 +222,10 @@ class TableViews:
         """Whose view the holder of ``seat`` gets: the seat's, but for a finished game that
         someone else played there (the seat was taken or given away since it ended), a
         spectator's: that game's hand and private moves were theirs (``_played_by``)."""
-        if seat is None or not self._game_over:
-            return seat
-        return None if self._played_by()[seat] is not None else seat
+        if seat is None:
+            return None
+        played = self._played_by()
+        return None if played is not None and played[seat] is not None else seat
 
     def _sync(self, client: Client) -> None:
         """A full ``state`` for ``client`` (``sync``, or a client shown nothing yet)."""
