@@ -207,6 +207,7 @@ class TableInfo(_Message):
     options: TableOptionsPublic
     match_id: int | None
     spectators: int  # connections without a seat (a host who has not sat down included)
+    host_watching: bool  # the host is among them (it holds no seat)
     bot_kinds: list[BotKindInfo]
 
 

@@ -53,9 +53,13 @@ class Seat:
         """A human with a live socket, who is therefore asked to vote and to move."""
         return self.human and self.client is not None and not self.away
 
+    def strength(self, strengths: dict[str, str]) -> str | None:
+        """The word for this seat's bot's strength (``strengths`` by bot kind), None for a human."""
+        return None if self.bot is None else strengths.get(self.bot, self.bot)
+
     def public(self, host_hash: str | None, strengths: dict[str, str]) -> dict[str, Any]:
         return {"seat": self.index, "kind": self.kind, "name": self.name, "bot": self.bot,
-                "strength": None if self.bot is None else strengths.get(self.bot, self.bot),
+                "strength": self.strength(strengths),
                 "connected": self.bot is not None or self.client is not None,
                 "away": self.away, "ready": self.ready and self.human,
                 "back_by": self.back_by if self.human and self.client is None else None,

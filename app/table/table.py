@@ -461,8 +461,7 @@ class Table(TableViews, TableClock):
     def _holder(self, seat: Seat) -> JSON:
         """Who holds ``seat`` from the current step of the game on (``MatchInfo.holders``)."""
         return {"name": seat.name, "bot": seat.bot is not None,
-                "strength": None if seat.bot is None else self._strengths.get(seat.bot, seat.bot),
-                "since": self._game_steps}
+                "strength": seat.strength(self._strengths), "since": self._game_steps}
 
     def _new_holder(self, seat: Seat) -> None:
         """``seat`` changed hands: mid-game its new holder plays the game's next steps (a

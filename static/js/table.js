@@ -508,7 +508,7 @@ function render(prev = null) {
   const state = S.state;
   if (!state || !G.module) return;
   $("#table-code").textContent = tableId;
-  renderWatchers(state.table.spectators || 0);
+  renderWatchers(state.table.spectators || 0, Boolean(state.table.host_watching) && !S.host);
   $("#felt").classList.toggle("felt--two", seatCount() === 2);
   const ctx = makeCtx(prev);
   const seatSlots = {};
@@ -531,11 +531,13 @@ function render(prev = null) {
 }
 
 // How many connections watch without a seat (you among them if you have none).
-function renderWatchers(count) {
+/** "2 watching": the connections without a seat. A host without a seat shows on no plate, so
+ * the others learn here that it is still at the table. */
+function renderWatchers(count, host) {
   const el = $("#watchers");
   el.hidden = count === 0;
-  el.textContent = `${count} watching`;
-  el.title = count === 1 ? "1 person is watching this table" : `${count} people are watching this table`;
+  el.textContent = host ? (count === 1 ? "1 watching: the host" : `${count} watching, the host too`) : `${count} watching`;
+  el.title = `${count === 1 ? "1 person is" : `${count} people are`} watching this table${host ? (count === 1 ? ": the host, who holds no seat" : ", the host (who holds no seat) among them") : ""}`;
 }
 
 // ---- the game: the centre, the tray, the side ---------------------------------------------------
@@ -672,7 +674,9 @@ function lobbyPanel() {
         onclick: () => send("start"),
       }, "Start the match")));
   } else if (S.seat !== null) {
-    panel.appendChild(h("p", { class: "muted" }, "Waiting for the host to start the match."));
+    panel.appendChild(h("p", { class: "muted" }, S.state.table.host_watching
+      ? "The host is watching, not seated: it can still start the match."
+      : "Waiting for the host to start the match."));
   }
   return panel;
 }

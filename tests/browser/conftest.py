@@ -66,6 +66,15 @@ def server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield base
 
 
+@pytest.fixture(scope="package")
+def patient_server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``server``, but the next game waits for every vote (10 minutes): for a test that acts
+    between games, which on a loaded machine can take longer than ``server``'s 1 s pause."""
+    with app_server(tmp_path_factory.mktemp("patient-server"),
+                    BOT_DELAY_SECONDS="0.05", NEXT_GAME_SECONDS="600") as base:
+        yield base
+
+
 @pytest.fixture
 def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     """open_page(viewport=DESKTOP) -> a page in a fresh context (its own storage: one person).

@@ -292,13 +292,20 @@ def test_the_host_leaves_its_seat_and_stays_the_host(server: str,
                                                      open_page: Callable[..., Page]) -> None:
     """The host may leave its seat like anyone: it watches and is still the host (also after
     a reload: its token names the role), sits again with the role, and mid-match is told it
-    stays the host before a bot takes its seat."""
+    stays the host before a bot takes its seat. The others read that the host watches."""
     ann = open_page(DESKTOP)
-    create_table(ann, server, "Ann", bots=(1, 2))
+    link = create_table(ann, server, "Ann", bots=(2,))
+    bea = open_page(DESKTOP)
+    sit_down(bea, link, "Bea", 1)
+    assert bea.locator("#watchers").is_hidden()
     ann.click("#leave-seat")
     ann.wait_for_selector(".toast:text('You left your seat: you are watching, and still the "
                           "host.')")
     ann.wait_for_selector('.seat[data-seat="0"].seat--empty')
+    bea.wait_for_selector("#watchers:text-is('1 watching: the host')")
+    assert bea.inner_text("#lobby p.muted >> nth=-1") == (
+        "The host is watching, not seated: it can still start the match.")
+    assert ann.inner_text("#watchers") == "1 watching"
     ann.reload()
     # Still the host: a bot can be added to the free seats.
     ann.wait_for_selector('.seat[data-seat="3"] button:text("Add bot")')
@@ -306,6 +313,9 @@ def test_the_host_leaves_its_seat_and_stays_the_host(server: str,
     ann.fill("#sit-name", "Ann")
     ann.click('.seat[data-seat="0"] button:text("Sit here")')
     ann.wait_for_selector(".seat--me .badge--host")
+    bea.wait_for_selector("#watchers", state="hidden")
+    assert bea.inner_text("#lobby p.muted >> nth=-1") == (
+        "Waiting for the host to start the match.")
     ann.reload()
     ann.wait_for_selector(".seat--me .badge--host")
     ann.click('.seat[data-seat="3"] button:text("Add bot")')
@@ -656,12 +666,12 @@ def test_a_whole_game_on_a_phone_shows_every_dead_rabbit_and_why(
 
 
 def test_a_seat_freed_between_games_is_offered_over_the_results(
-        server: str, open_page: Callable[..., Page]) -> None:
+        patient_server: str, open_page: Callable[..., Page]) -> None:
     """Between games the host removes the bot: the results say the next game waits for the
     free seat, and someone who opens the link then is offered it over the results (they
     covered the seat's "Sit here")."""
     ann = open_page(DESKTOP)
-    link = create_table(ann, server, "Ann", game="mate", bots=(1,))
+    link = create_table(ann, patient_server, "Ann", game="mate", bots=(1,))
     ann.click("#start-btn:not([disabled])")
     rng = random.Random(5)
     deadline = time.monotonic() + 60

@@ -1082,6 +1082,35 @@ async def test_a_host_without_a_seat_who_is_gone_passes_the_role_on() -> None:
         await h.close()
 
 
+async def test_everyone_is_told_when_the_host_watches_without_a_seat() -> None:
+    """No seat shows a host who holds none: ``table.host_watching`` tells the others that it
+    is here, among the spectators, from the moment it comes (or leaves its seat) until it
+    sits down or goes."""
+    h = Harness(fast_config())
+    try:
+        table, host = await h.table(bots=((2, "random"), (3, "random")))
+        b = await h.seat(table, 1, "Bob")
+        assert b[1].last()["table"]["host_watching"] is False
+        watching = await h.join(table, host)
+        await wait_until(lambda: b[1].last()["table"]["host_watching"])
+        assert b[1].last()["table"]["spectators"] == 1
+        stranger = await h.join(table)
+        await wait_until(lambda: b[1].last()["table"]["spectators"] == 2)
+        assert b[1].last()["table"]["host_watching"] and stranger[1].last()["table"][
+            "host_watching"]
+        assert (await submit(table, *watching, type="sit", seat=0, name="Ann"))["type"] == "ack"
+        await wait_until(lambda: not b[1].last()["table"]["host_watching"])
+        assert b[1].last()["seats"][0]["host"]
+        assert (await submit(table, *watching, type="leave_seat"))["type"] == "ack"
+        await wait_until(lambda: b[1].last()["table"]["host_watching"])
+        assert not any(s["host"] for s in b[1].last()["seats"])
+        await table.leave(watching[0])
+        await wait_until(lambda: not b[1].last()["table"]["host_watching"])
+        assert b[1].last()["table"]["spectators"] == 1
+    finally:
+        await h.close()
+
+
 async def test_a_grace_that_ran_out_as_its_player_came_back_and_went_again_starts_anew(
 ) -> None:
     """A grace timer fires while the table is busy; before its turn comes, the player comes
