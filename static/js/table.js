@@ -132,12 +132,11 @@ function onMessage(msg) {
       S.build = msg.build || S.build;
       if (msg.seat !== null || msg.host) rememberTable(tableId, {});  // visited now ("Your tables")
       S.seat = msg.seat;
-      S.host = Boolean(msg.host);
-      S.welcomeHost = S.host;
+      S.host = S.heldHost = Boolean(msg.host);
       break;
     case "seated":
       S.seat = msg.seat;
-      S.host = Boolean(msg.host);
+      S.host = S.heldHost = Boolean(msg.host);
       // A null token means the seat took the token this browser already holds (the host's).
       rememberTable(tableId, msg.token ? { token: msg.token, seat: msg.seat } : { seat: msg.seat });
       break;
@@ -431,9 +430,11 @@ function onState(msg) {
   const prev = S.state;
   const wasMyTurn = isMyTurn();
   S.state = msg;
-  // The host role can move (it passes on when the host is gone, or is handed over).
-  if (msg.seats.some((s) => s.host)) S.host = S.seat !== null && Boolean(msg.seats[S.seat].host);
-  else S.host = Boolean(S.welcomeHost);
+  // The host role can move (it passes on when the host is gone, or is handed over). While
+  // the host holds no seat, no plate says whose it is: this page holds it if it did when a
+  // plate last showed it (or, since then, it was told so on its own: welcome, seated).
+  if (msg.seats.some((s) => s.host)) S.host = S.heldHost = S.seat !== null && Boolean(msg.seats[S.seat].host);
+  else S.host = Boolean(S.heldHost);
   // A move in flight is answered by its own `ack` or `error` (sent before the state it
   // makes). A state from someone else's move meanwhile (the other half of a simultaneous
   // decision) is not that answer: the hand stays busy, else a second move would go out and

@@ -205,6 +205,17 @@ def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(
         bea.wait_for_selector("#log li:text(\"The host freed Cy's seat: seat 3 is free again.\")")
         ann.wait_for_selector('.seat[data-seat="2"].seat--empty')
         shot(bea, "host-freed-seat-phone")
+
+        # The new host leaves its seat: no plate shows the role now, and the controls stay
+        # with Bea, not with the page that was given the role when it opened (Ann's).
+        bea.click("#leave-seat")
+        bea.wait_for_selector(".toast:text('You left your seat: you are watching, and still "
+                              "the host.')")
+        ann.wait_for_selector("#watchers:text-is('1 watching: the host')")
+        assert ann.locator("button:text('Add bot'), button:text('Make host'), #start-btn"
+                           ).count() == 0
+        assert bea.locator('.seat[data-seat="1"] button:text("Add bot")').count() == 1
+        assert bea.locator("#start-btn").count() == 1
     finally:
         cy_context.close()
 
