@@ -208,6 +208,7 @@ class TableInfo(_Message):
     match_id: int | None
     spectators: int  # connections without a seat (a host who has not sat down included)
     host_watching: bool  # the host is among them (it holds no seat)
+    host_back_by: float | None  # a host without a seat has gone: the role passes then
     bot_kinds: list[BotKindInfo]
 
 

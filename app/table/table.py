@@ -210,8 +210,9 @@ class Table(TableViews, TableClock):
         self._retired: set[str] = set()
         #: A host who holds no seat (a table made through the API and not sat at): the
         #: grace timer that runs while no connection of its is here, and whether it ran
-        #: out (``_host_away``).
+        #: out (``_host_away``), and when it ends (``time.time()``; everyone sees it).
         self._host_grace: asyncio.TimerHandle | None = None
+        self._host_back_by: float | None = None
         self._seatless_host_gone = False
         #: Per seat: (the deal, how many of those events) its bot has read.
         self._bot_read: dict[int, tuple[int, int]] = {}
@@ -763,18 +764,19 @@ class Table(TableViews, TableClock):
                 or self._host_seat() is not None or any(c.host for c in self.clients)):
             return
         self._host_grace = self._later(self._seatless_host_grace_over)
+        self._host_back_by = time.time() + self.config.reconnect_grace_seconds
 
     def _host_back(self) -> None:
         if self._host_grace is not None:
             self._host_grace.cancel()
-            self._host_grace = None
+            self._host_grace = self._host_back_by = None
         self._seatless_host_gone = False
 
     async def _seatless_host_grace_over(self, handle: asyncio.TimerHandle) -> None:
         async with self._lock:
             if self._host_grace is not handle:
                 return  # the host came back meanwhile (and may have gone again)
-            self._host_grace = None
+            self._host_grace = self._host_back_by = None
             if self.closed or self._host_seat() is not None or any(
                     c.host for c in self.clients):
                 return

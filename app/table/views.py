@@ -47,6 +47,7 @@ class TableViews:
     seats: list[Seat]
     clients: set[Client]
     host_hash: str | None
+    _host_back_by: float | None
     _strengths: dict[str, str]
     _bot_kinds: list[JSON]
     _rule: str
@@ -60,7 +61,8 @@ class TableViews:
     _scoreboard_seen: tuple[Hashable, bytes, messages.Embedded] | None
     _why_seen: tuple[tuple[int, bool], messages.Embedded | None] | None
     # The last ``state.table`` and ``state.seats``, with what they were built from.
-    _table_seen: tuple[tuple[str, int | None, int, bool], dict[str, Any]] | None = None
+    _table_seen: tuple[tuple[str, int | None, int, bool, float | None], dict[str, Any]] | None = (
+        None)
     _seats_seen: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
 
     @property
@@ -115,16 +117,20 @@ class TableViews:
     def _table_info(self) -> dict[str, Any]:
         """``state.table``: rebuilt only when its status, match id or watchers change (the
         rest is fixed when the table is created). ``host_watching``: the host is here without
-        a seat (no seat shows it, and the others wait on it to start or seat anyone)."""
+        a seat (no seat shows it, and the others wait on it to start or seat anyone);
+        ``host_back_by``: such a host has gone, and the role passes then (a seat's
+        ``back_by`` says it for a seated host)."""
         watching = [c for c in self.clients if c.seat is None]
-        key = (self.status, self.match_id, len(watching), any(c.host for c in watching))
+        key = (self.status, self.match_id, len(watching), any(c.host for c in watching),
+               self._host_back_by)
         seen = self._table_seen
         if seen is None or seen[0] != key:
             game = self.game
             seen = self._table_seen = (key, {
                 "id": self.id, "game": game.name, "title": game.title, "rule": self._rule,
                 "status": key[0], "options": self.options.public(), "match_id": key[1],
-                "spectators": key[2], "host_watching": key[3], "bot_kinds": self._bot_kinds})
+                "spectators": key[2], "host_watching": key[3], "host_back_by": key[4],
+                "bot_kinds": self._bot_kinds})
         return seen[1]
 
     def _seats(self) -> list[dict[str, Any]]:

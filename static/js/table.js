@@ -22,7 +22,7 @@ import {
   occupantName, plainName, positionOf, reader, roundWord, saveList, say, sayYou, seatCount, status, tableId, toAct,
 } from "./table/state.js";
 import { addChat, addLog, describe, logEvents, renderChat, renderLog, replaceGameLog } from "./table/log.js";
-import { seatEl, tick } from "./table/seats.js";
+import { seatEl, tick, tickingLine } from "./table/seats.js";
 // ---- the connection ----------------------------------------------------------------
 
 const conn = new Connection(tableId, {
@@ -675,8 +675,12 @@ function lobbyPanel() {
         onclick: () => send("start"),
       }, "Start the match")));
   } else if (S.seat !== null) {
-    panel.appendChild(h("p", { class: "muted" }, S.state.table.host_watching
-      ? "The host is watching, not seated: it can still start the match."
+    // A host without a seat shows on no plate: where it is (or its countdown) is said here.
+    const table = S.state.table;
+    if (table.host_back_by) panel.appendChild(tickingLine("muted", "The host", table.host_back_by, "host"));
+    else if (table.host_watching) panel.appendChild(h("p", { class: "muted" }, "The host is watching, not seated."));
+    panel.appendChild(h("p", { class: "muted" }, empty
+      ? `${plural(empty, "seat")} still empty: the host can start the match once every seat is taken.`
       : "Waiting for the host to start the match."));
   }
   return panel;
@@ -825,8 +829,9 @@ function promptFor(ctx) {
   }
   if (!g) {
     if (watching) return { parts: [state.seats.some((s) => s.kind === "empty") ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
-    const full = state.seats.every((s) => s.kind !== "empty");
-    if (!S.host || S.inert) return { parts: ["Waiting for the host to start the match."] };
+    const free = state.seats.filter((s) => s.kind === "empty").length;
+    const full = free === 0;
+    if (!S.host || S.inert) return { parts: [full ? "Waiting for the host to start the match." : `Waiting for players: ${plural(free, "seat")} free.`] };
     const gone = state.seats.some((s) => s.kind === "human" && (!s.connected || s.away));
     return { parts: [full ? `${gone ? "Every seat is taken" : "Everyone is here"}: start the match when you are ready.` : "Fill every seat, then start the match."], act: full };
   }

@@ -240,6 +240,27 @@ def test_in_the_lobby_a_host_who_left_is_counted_down_to_the_role_passing(
     assert bea.get_attribute('.seat[data-seat="0"] .dot', "aria-label") == "away"
 
 
+def test_in_the_lobby_a_watching_host_who_left_is_counted_down_too(
+        server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
+    """A host who left its seat and then the table shows on no plate: the lobby counts down
+    to the role passing (it said "Waiting for the host" for the whole grace period)."""
+    ann_context = browser.new_context(viewport=DESKTOP)
+    ann = ann_context.new_page()
+    link = create_table(ann, server, "Ann", bots=(2, 3))
+    bea = open_page(PHONE)
+    sit_down(bea, link, "Bea", 1)
+    ann.click("#leave-seat")
+    line = bea.locator("#lobby p.muted >> nth=-2")
+    bea.wait_for_selector("#lobby p:text('The host is watching, not seated')")
+    ann_context.close()
+    bea.wait_for_selector("#lobby p:text('The host left')")
+    assert re.fullmatch(r"The host left · the host role passes in 0:0[0-6]", line.inner_text())
+    shot(bea, "lobby-watching-host-left-phone")
+    bea.wait_for_selector("#log li:text('You are the host now (the host left).')")
+    bea.wait_for_selector(".seat--me .badge--host")
+    assert bea.locator("#start-btn").count() == 1
+
+
 def test_a_player_leaves_the_seat_before_and_during_the_match(
         server: str, open_page: Callable[..., Page]) -> None:
     """"Leave seat": in the lobby the seat is free at once; during the
@@ -314,8 +335,9 @@ def test_the_host_leaves_its_seat_and_stays_the_host(server: str,
                           "host.')")
     ann.wait_for_selector('.seat[data-seat="0"].seat--empty')
     bea.wait_for_selector("#watchers:text-is('1 watching: the host')")
-    assert bea.inner_text("#lobby p.muted >> nth=-1") == (
-        "The host is watching, not seated: it can still start the match.")
+    assert bea.locator("#lobby p.muted").all_inner_texts()[-2:] == [
+        "The host is watching, not seated.",
+        "2 seats still empty: the host can start the match once every seat is taken."]
     assert ann.inner_text("#watchers") == "1 watching"
     ann.reload()
     # Still the host: a bot can be added to the free seats.
@@ -325,8 +347,9 @@ def test_the_host_leaves_its_seat_and_stays_the_host(server: str,
     ann.click('.seat[data-seat="0"] button:text("Sit here")')
     ann.wait_for_selector(".seat--me .badge--host")
     bea.wait_for_selector("#watchers", state="hidden")
-    assert bea.inner_text("#lobby p.muted >> nth=-1") == (
-        "Waiting for the host to start the match.")
+    assert bea.locator("#lobby p.muted").all_inner_texts()[-2:] == [
+        "Share this link: friends can sit in an empty seat or watch.",
+        "1 seat still empty: the host can start the match once every seat is taken."]
     ann.reload()
     ann.wait_for_selector(".seat--me .badge--host")
     ann.click('.seat[data-seat="3"] button:text("Add bot")')

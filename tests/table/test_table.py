@@ -1085,8 +1085,8 @@ async def test_a_host_without_a_seat_who_is_gone_passes_the_role_on() -> None:
 async def test_everyone_is_told_when_the_host_watches_without_a_seat() -> None:
     """No seat shows a host who holds none: ``table.host_watching`` tells the others that it
     is here, among the spectators, from the moment it comes (or leaves its seat) until it
-    sits down or goes."""
-    h = Harness(fast_config())
+    sits down or goes; once it has gone, ``table.host_back_by`` says when the role passes."""
+    h = Harness(fast_config(reconnect_grace_seconds=0.5))
     try:
         table, host = await h.table(bots=((2, "random"), (3, "random")))
         b = await h.seat(table, 1, "Bob")
@@ -1104,9 +1104,19 @@ async def test_everyone_is_told_when_the_host_watches_without_a_seat() -> None:
         assert (await submit(table, *watching, type="leave_seat"))["type"] == "ack"
         await wait_until(lambda: b[1].last()["table"]["host_watching"])
         assert not any(s["host"] for s in b[1].last()["seats"])
+        # Gone: no longer watching, and the others see when the role passes.
         await table.leave(watching[0])
         await wait_until(lambda: not b[1].last()["table"]["host_watching"])
         assert b[1].last()["table"]["spectators"] == 1
+        back_by = b[1].last()["table"]["host_back_by"]
+        assert back_by == pytest.approx(time.time() + 0.5, abs=0.2)
+        watching = await h.join(table, host)  # back within its grace
+        await wait_until(lambda: b[1].last()["table"]["host_back_by"] is None)
+        assert b[1].last()["table"]["host_watching"]
+        await table.leave(watching[0])
+        await wait_until(lambda: b[1].last()["table"]["host_back_by"] is not None)
+        await wait_until(lambda: b[1].last()["seats"][1]["host"])  # the role passed
+        assert b[1].last()["table"]["host_back_by"] is None
     finally:
         await h.close()
 

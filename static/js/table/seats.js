@@ -148,9 +148,7 @@ const PASSES = { bot: "a bot takes over", host: "the host role passes" };
 function goneEl(info) {
   const name = occupantName(info.seat);
   const gone = (text) => h("p", { class: "seat__gone" }, text);
-  const ticking = (passes) => h("p", {
-    class: "seat__gone", dataset: { backBy: String(info.back_by), name, passes },
-  }, takesOver(name, info.back_by, passes));
+  const ticking = (passes) => tickingLine("seat__gone", name, info.back_by, passes);
   // (In the lobby nobody plays yet; once the match is over nobody plays any more.)
   if (status() === "lobby") {
     const heir = S.state.seats.some((s) => s.seat !== info.seat && s.kind === "human"
@@ -160,6 +158,12 @@ function goneEl(info) {
   if (status() === "match_over") return gone(`${name} left`);
   if (info.away || !info.back_by) return gone(`${name} left \u00B7 a bot plays for now`);
   return ticking("bot");
+}
+
+/** "Bea left · a bot takes over in 0:45", a line (of class `cls`) that `tick()` counts down. */
+export function tickingLine(cls, name, backBy, passes) {
+  return h("p", { class: cls, dataset: { backBy: String(backBy), name, passes } },
+    takesOver(name, backBy, passes));
 }
 
 /** The ticking line of a player gone for less than the reconnect grace. */
