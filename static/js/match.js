@@ -35,7 +35,7 @@ function render(m) {
     h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605"),
     h("div", {},
       h("p", { class: "winner-panel__title" }, `${wonBy(m.winner, me, name)} the match`),
-      h("p", { class: "muted" }, `${plural(m.game_wins[m.winner], "game")} won, ${signed(m.totals[m.winner])} points in all`)));
+      h("p", { class: "muted" }, `${plural(m.game_wins[m.winner], "game")} won, ${signed(m.totals[m.winner])} ${Math.abs(m.totals[m.winner]) === 1 ? "point" : "points"} in all`)));
 
   const seats = [0, 1, 2, 3];
   // On a phone the columns show initials (names in the title and for screen

@@ -33,6 +33,9 @@ MATCHES = [
     ("room-xyz", ("Bea", "Carl", "Dina", "Eli"), DAY2),
     ("room-long", ("Alexandrina", "Bartholomew", "Maximiliane", "Ann Marie Fitzgerald"), DAY2),
 ] + [(f"room-{i}", ("Finn", "Gus", "Hal", "Ivy"), DAY2 + timedelta(minutes=i)) for i in range(20)]
+#: One filler's seat 2 is a name without a space, wider than a phone's plate.
+ONE_WORD = "W" * 24
+MATCHES[4] = (MATCHES[4][0], ("Finn", ONE_WORD, "Hal", "Ivy"), MATCHES[4][2])
 
 #: How far the page scrolls sideways (0: everything fits the width).
 SIDE_SCROLL = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -275,6 +278,20 @@ def test_rules_page_and_its_links(records: dict[str, Any],
     for game in ("mate", "divide", "bingo"):
         phone.goto(f"{records['base']}/rules/{game}")
         assert phone.evaluate(SIDE_SCROLL) == 0, game
+
+
+def test_a_name_without_a_space_breaks_rather_than_widen_a_phone(
+        records: dict[str, Any], open_page: Callable[..., Page]) -> None:
+    """A 24-letter name once made the match page 630 px wide and the replay 485 on a 390 px
+    phone (a phone then shows the whole page small)."""
+    page = open_page(PHONE)
+    match_id = records["ids"][4]
+    for path in (f"/matches/{match_id}", f"/matches/{match_id}/games/1", "/history"):
+        page.goto(records["base"] + path)
+        page.wait_for_selector(".score-table, .rseat__name, .match-row")
+        assert ONE_WORD in page.inner_text("main")
+        assert page.evaluate(SIDE_SCROLL) == 0, path
+    shot(page, "records-one-word-name-phone")
 
 
 def test_phone_match_and_replay_layout(records: dict[str, Any],
