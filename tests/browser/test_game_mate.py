@@ -217,6 +217,8 @@ def test_scoreboard_and_results_say_what_the_server_said(
         assert page.inner_text(".mate-sb__over") == (
             f"Bruno wins the match by {over['match']['margin']}." if winner == 1
             else f"You win the match by {over['match']['margin']}.")
+        # The frame's winner line says who won the match: the results do not say it again.
+        assert "the match" not in page.inner_text("#mate-results")
         result = over["view"]["board"]["result"]
         head = page.inner_text(".mate-headline")
         assert head.startswith("Game 4: ") and head.endswith(f"on move {result['move']}")

@@ -428,8 +428,8 @@ function resultsEl(view, why, ctx) {
     }
     box.appendChild(reveal);
   }
-  if (m.over) box.appendChild(h("p", { class: "mate-results__match" }, ctx.sayYou(view.prompt)));
-  else box.appendChild(h("p", { class: "mate-results__next" },
+  // (Once the match is over the frame's winner line says who won it, and by how much.)
+  if (!m.over) box.appendChild(h("p", { class: "mate-results__next" },
     m.game_number % 2 === 1
       ? `Next: game ${m.game_number + 1}, the same deal with the hands exchanged.`
       : `Next: game ${m.game_number + 1}, a fresh deal.`));
