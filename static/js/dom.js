@@ -131,3 +131,8 @@ const DATE_PARTS = { year: "numeric", month: "short", day: "numeric", hour: "num
 export function plural(n, one, many = one + "s") {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** "Ann", "Ann and Bea", "Ann, Bea and Cy". */
+export function andList(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words.join("");
+}

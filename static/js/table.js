@@ -11,7 +11,7 @@
 // parts: table/state.js (what the page knows, names, places, the module's hooks),
 // table/seats.js (the plates), table/log.js (log and chat), table/alerts.js (turn alerts).
 
-import { $, $$, ask, h, fill, fillIfChanged, toast, copyText, plural } from "./dom.js";
+import { $, $$, ask, h, fill, fillIfChanged, toast, copyText, plural, andList } from "./dom.js";
 import { forgetSeat, rememberTable, saveName, savedName, tableMemory } from "./api.js";
 import { Connection } from "./connection.js";
 import { applyDelta } from "./patch.js";
@@ -769,17 +769,33 @@ function resultPanel(ctx) {
   }
   buttons.appendChild(h("button", { class: "btn btn--ghost", type: "button", id: "hide-results", onclick: () => toggleResults(false) }, "View the table"));
   const note = (text, el = null) => panel.insertBefore(h("p", { class: "muted", id: "results-note", style: { "margin-top": "10px" } }, text), el);
+  const votes = votesLine(m.over, me);
+  if (votes) panel.appendChild(h("p", { class: "results-votes", id: "results-votes" }, votes));
   panel.appendChild(buttons);
   if (free.length) {
-    const seats = free.map((s) => `seat ${s + 1}`);
-    const them = seats.length > 1 ? `${seats.slice(0, -1).join(", ")} and ${seats[seats.length - 1]} are` : `${seats[0]} is`;
-    note(`${them.charAt(0).toUpperCase()}${them.slice(1)} free: the ${m.over ? "rematch" : `next ${roundWord()}`} waits until someone sits there${S.host ? " or you add a bot" : ""}.`, buttons);
+    const them = andList(free.map((s) => `seat ${s + 1}`));
+    note(`${them.charAt(0).toUpperCase()}${them.slice(1)} ${free.length > 1 ? "are" : "is"} free: the ${m.over ? "rematch" : `next ${roundWord()}`} waits until someone sits there${S.host ? " or you add a bot" : ""}.`, buttons);
   } else if (!m.over) {
     note(`The next ${roundWord()} starts when everyone is ready, or after a short pause.`);
   } else if (me) {
     note("A rematch starts with the same seats once every player asks for it.");
   }
   return panel;
+}
+
+/** Who asked for the rematch or is ready for the next game, and, once you are, who is
+ * still awaited: the plates' "Ready" badges are under the results on a phone. */
+function votesLine(over, me) {
+  const others = S.state.seats.filter((s) => s.kind === "human" && s.seat !== S.seat);
+  const voted = others.filter((s) => s.ready).map((s) => occupantName(s.seat));
+  const awaited = others.filter((s) => !s.ready && !s.away).map((s) => occupantName(s.seat));
+  const parts = [];
+  if (voted.length) {
+    parts.push(over ? `${andList(voted)} asked for a rematch.`
+      : `${andList(voted)} ${voted.length > 1 ? "are" : "is"} ready for the next ${roundWord()}.`);
+  }
+  if (me && me.ready && awaited.length) parts.push(`Waiting for ${andList(awaited)}.`);
+  return parts.join(" ");
 }
 
 // ---- announcements -------------------------------------------------------------------------------

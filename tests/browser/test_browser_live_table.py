@@ -369,9 +369,10 @@ def test_the_host_leaves_its_seat_and_stays_the_host(server: str,
 
 def test_a_player_who_leaves_after_the_match_leaves_a_bot_for_the_rematch(
         server: str, open_page: Callable[..., Page]) -> None:
-    """Once the match is over, "Leave seat" (on the plate, under the results) asks in the
-    after-match words (the seat goes to a bot for a rematch); the host's rematch then starts
-    at once with the bot in it."""
+    """Once the match is over, each is told who asked for a rematch (on a phone the results
+    cover the plates' badges). "Leave seat" (on the plate, under the results) asks in the
+    after-match words (the seat goes to a bot for a rematch); the rematch the host asked for
+    then starts at once with the bot in it."""
     ann = open_page(DESKTOP)
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
@@ -385,6 +386,11 @@ def test_a_player_who_leaves_after_the_match_leaves_a_bot_for_the_rematch(
             if my_turn(page) and take_turn(page, rng):
                 page.wait_for_selector("#hand:not(.hand--busy)")
         ann.wait_for_timeout(20)
+    assert not bea.locator("#results-votes").count()
+    ann.click("#rematch-btn")
+    bea.wait_for_selector("#results-votes:text-is('Ann asked for a rematch.')")
+    shot(bea, "rematch-asked-phone", full_page=False)
+    ann.wait_for_selector("#results-votes:text-is('Waiting for Bea.')")
     bea.click("#hide-results")  # (on a phone the results cover the plate)
     bea.click("#leave-seat")
     bea.wait_for_selector("dialog.ask[open]")
@@ -395,7 +401,6 @@ def test_a_player_who_leaves_after_the_match_leaves_a_bot_for_the_rematch(
     bea.click("#ask-yes")
     ann.wait_for_selector('.seat[data-seat="1"].seat--bot')
     assert not bea.locator(".seat--me, #rematch-btn").count()
-    ann.click("#rematch-btn")
     ann.wait_for_selector("#hand .card")
     bea.wait_for_selector('#log li:text("Rematch! Match 2 begins.")')
 
@@ -745,8 +750,10 @@ def test_a_seat_freed_between_games_is_offered_over_the_results(
     assert "You sat down in seat 2." in cy.inner_text("#log")
     shot(cy, "free-seat-taken-phone")
     cy.click("#show-results")  # (Ann's are still open)
-    for page in (ann, cy):
-        page.click("#ready-btn")
+    ann.click("#ready-btn")
+    cy.wait_for_selector("#results-votes:text-is('Ann is ready for the next game.')")
+    ann.wait_for_selector("#results-votes:text-is('Waiting for Cy.')")
+    cy.click("#ready-btn")
     for page in (ann, cy):  # the next game is dealt: the results close
         page.wait_for_selector("#overlay", state="hidden")
         assert page.locator("#ready-btn").count() == 0
