@@ -921,8 +921,8 @@ class Table(TableViews, TableClock):
             return await self._vote(client, kind)
         if kind == "leave_seat":
             return await self._leave_seat(client)
-        if not client.host:
-            raise TableError("not_host", f"only the host may {kind.replace('_', ' ')}")
+        if kind in _HOST_ONLY and not client.host:
+            raise TableError("not_host", f"only the host may {_HOST_ONLY[kind]}")
         if kind == "add_bot":
             seat = self._seat(intent["seat"], "empty")
             return await self._commit({"kind": "bot_add", "seat": seat.index, "bot": self._bot_kind(
@@ -1092,6 +1092,10 @@ class Table(TableViews, TableClock):
 
 #: The intents that are a seat's vote (``_vote``).
 _VOTES = ("ready", "rematch")
+#: The host's own intents, in the words of the error a non-host gets.
+_HOST_ONLY = {"add_bot": "add a bot", "remove_bot": "remove a bot",
+              "make_host": "hand the host role over", "replace_seat": "free a seat or give it away",
+              "start": "start the match"}
 
 #: What every intent may carry besides a game action's own fields.
 _INTENT_KEYS = frozenset({"type", "id", "v"})

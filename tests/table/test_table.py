@@ -361,8 +361,11 @@ async def test_seat_and_host_rules(harness: Harness) -> None:
         "code"] == "bad_name"
     assert (await submit(table, guest, guest_conn, type="sit", seat=1, name=" " * 3))[
         "code"] == "bad_name"
-    assert (await submit(table, guest, guest_conn, type="add_bot", seat=0,
-                         kind="random"))["code"] == "not_host"
+    refused = await submit(table, guest, guest_conn, type="add_bot", seat=0, kind="random")
+    assert (refused["code"], refused["message"]) == ("not_host", "only the host may add a bot")
+    for kind, words in (("start", "start the match"), ("make_host", "hand the host role over")):
+        refused = await submit(table, guest, guest_conn, type=kind, seat=1)
+        assert refused["message"] == f"only the host may {words}", refused
     assert (await submit(table, admin, admin_conn, type="start"))["code"] == "not_now"
     assert (await submit(table, guest, guest_conn, type="sit", seat=1, name="Cy"))["type"] == "ack"
     token = guest_conn.last("seated")["token"]
