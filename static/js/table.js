@@ -260,7 +260,7 @@ function onError(msg) {
     forgetSeat(tableId);
     rememberTable(tableId, { host_token: null });
     conn.send({ type: "hello", token: null });
-    toast("Your saved seat is no longer valid; you are watching.", { error: true });
+    toast("While you were away the host gave your seat away or freed it: you are watching.", { error: true });
     return;
   }
   if (msg.code === "service_unavailable" && S.outbox.has(msg.id)) {

@@ -265,7 +265,8 @@ def test_a_seat_freed_while_the_page_was_away_leaves_it_watching(
     ann.click('.seat[data-seat="1"] button:text("Free seat")')
     ann.wait_for_selector('.seat[data-seat="1"].seat--empty')
     back_online(bea, net)
-    bea.wait_for_selector(".toast:text('Your saved seat is no longer valid; you are watching.')")
+    bea.wait_for_selector(".toast:text('While you were away the host gave your seat away or "
+                          "freed it: you are watching.')")
     bea.wait_for_selector('.seat[data-seat="1"].seat--empty')
     assert not bea.locator(".seat--me").count()
     bea.wait_for_selector('.seat[data-seat="1"] button:text("Sit here")')
