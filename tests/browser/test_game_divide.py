@@ -385,8 +385,13 @@ def test_results_and_scoreboard(harness: Callable[..., Page], views: dict[str, A
         assert table[-1] == ["Games won", *map(str, final["match"]["game_wins"])]
         for row, game in zip(table[:-1], games, strict=True):
             assert row[1:] == [str(game["wins"][0]), str(game["wins"][1])]
-        assert f"first to {final['match']['target_wins']} games wins" in page.inner_text(
-            ".dc-scoreboard__foot")
+        foot = page.inner_text(".dc-scoreboard__foot")
+        assert f"first to {final['match']['target_wins']} games wins" in foot
+        draws = final["match"]["draws"]
+        # Drawn games are counted once there are some ("0 drawn games" said nothing).
+        assert ("drawn game" in foot) == (draws > 0), foot
+        if draws:
+            assert foot.startswith(f"{draws} drawn game")
         shot(page, f"divide-{label}-match-over")
 
 

@@ -361,7 +361,8 @@ export default {
       body.appendChild(h("tr", {}, h("td", { class: "empty", colspan: "3" }, "No game finished yet.")));
     }
     body.appendChild(h("tr", { class: "wins" }, h("td", {}, "Games won"), seats.map((s) => h("td", {}, String(match.game_wins[s])))));
-    const foot = `${match.draws} drawn game${match.draws === 1 ? "" : "s"} · first to ${match.target_wins} game${match.target_wins === 1 ? "" : "s"} wins`
+    const foot = (match.draws ? `${match.draws} drawn game${match.draws === 1 ? "" : "s"} · ` : "")
+      + `first to ${match.target_wins} game${match.target_wins === 1 ? "" : "s"} wins`
       + (match.deck === 14 ? " · long game (14 cards)" : "");
     return h("div", { class: "dc-scoreboard", id: "dc-scoreboard" },
       h("table", { class: "dc-scoreboard__table" }, h("thead", {}, head), body),
