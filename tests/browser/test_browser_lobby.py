@@ -66,7 +66,9 @@ def test_the_host_seats_bots_and_a_friend_then_starts(
     host.click('.seat[data-seat="1"] button:text("Add bot")')
     host.wait_for_selector("#start-btn:not([disabled])")
     assert re.search(r"Gus", host.inner_text('.seat[data-seat="3"]'))
+    assert host.locator("#hunts").count() == 0  # no game, no list of its hunts
     host.click("#start-btn")
+    host.wait_for_selector("#hunts summary:text('Hunts this game')")
 
     # Open discards: every discarded card stays on view, and the log names them.
     rng = random.Random(5)

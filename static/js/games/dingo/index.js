@@ -488,7 +488,9 @@ export default {
   title: "Dingo",
 
   render(view, ctx, slots) {
-    if (slots.side) renderHunts(slots.side, ctx);
+    // (No game in the lobby: no list of its hunts either.)
+    if (slots.side && view) renderHunts(slots.side, ctx);
+    else slots.side?.querySelector("#hunts")?.remove();
     if (!view) return;
     fill(slots.board, board(view, ctx));
     renderTray(view, ctx, slots);
