@@ -921,8 +921,9 @@ class Table(TableViews, TableClock):
             return await self._vote(client, kind)
         if kind == "leave_seat":
             return await self._leave_seat(client)
-        if kind in _HOST_ONLY and not client.host:
-            raise TableError("not_host", f"only the host may {_HOST_ONLY[kind]}")
+        if not client.host:
+            words = _HOST_ONLY.get(kind, kind.replace("_", " "))
+            raise TableError("not_host", f"only the host may {words}")
         if kind == "add_bot":
             seat = self._seat(intent["seat"], "empty")
             return await self._commit({"kind": "bot_add", "seat": seat.index, "bot": self._bot_kind(

@@ -73,10 +73,11 @@ class TableViews:
             return "match_over"
         return "between_games" if self.match.between_games else "playing"
 
-    @property
-    def spectators(self) -> int:
-        """Connections without a seat: spectators, and a host who has not sat down."""
-        return sum(1 for c in self.clients if c.seat is None)
+    def _watchers(self) -> tuple[int, bool]:
+        """How many connections hold no seat (spectators, and a host who holds none), and
+        whether the host is among them."""
+        watching = [c for c in self.clients if c.seat is None]
+        return len(watching), any(c.host for c in watching)
 
     def public_info(self, *, presence: bool = True) -> dict[str, Any]:
         """``GET /api/tables/{id}``: public only (no card, no token).
@@ -93,7 +94,7 @@ class TableViews:
         return {"table_id": self.id, "url": f"/t/{self.id}", "game": self.game.name,
                 "title": self.game.title, "options": self.options.public(),
                 "status": self.status, "seats": seats,
-                "spectators": self.spectators if presence else None,
+                "spectators": self._watchers()[0] if presence else None,
                 "match_id": self.match_id}
 
     def _common(self) -> dict[str, Any]:
@@ -115,14 +116,12 @@ class TableViews:
         }
 
     def _table_info(self) -> dict[str, Any]:
-        """``state.table``: rebuilt only when its status, match id or watchers change (the
-        rest is fixed when the table is created). ``host_watching``: the host is here without
-        a seat (no seat shows it, and the others wait on it to start or seat anyone);
-        ``host_back_by``: such a host has gone, and the role passes then (a seat's
-        ``back_by`` says it for a seated host)."""
-        watching = [c for c in self.clients if c.seat is None]
-        key = (self.status, self.match_id, len(watching), any(c.host for c in watching),
-               self._host_back_by)
+        """``state.table``: rebuilt only when its status, match id, watchers or the seatless
+        host's grace change (the rest is fixed when the table is created).
+        ``host_watching``: the host is here without a seat (no seat shows it, and the others
+        wait on it to start or seat anyone); ``host_back_by``: such a host has gone, and the
+        role passes then (a seat's ``back_by`` says it for a seated host)."""
+        key = (self.status, self.match_id, *self._watchers(), self._host_back_by)
         seen = self._table_seen
         if seen is None or seen[0] != key:
             game = self.game

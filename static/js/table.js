@@ -131,6 +131,7 @@ function onMessage(msg) {
       // reconnect, once that process is gone, tells again.)
       S.build = msg.build || S.build;
       if (msg.seat !== null || msg.host) rememberTable(tableId, {});  // visited now ("Your tables")
+      else roleGone();
       S.seat = msg.seat;
       S.host = S.heldHost = Boolean(msg.host);
       break;
@@ -252,15 +253,29 @@ function readable(text) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+const ROLE_PASSED = "While you were away the host role passed to a player at the table: you are watching.";
+
+/** Welcomed with neither a seat nor the role, by the token of a host who held no seat (it
+ * left its seat, its token kept): the role passed on while this page was away. */
+function roleGone() {
+  const mem = tableMemory(tableId) || {};
+  if (!mem.host_token || mem.token) return;
+  rememberTable(tableId, { host_token: null });
+  toast(ROLE_PASSED, { error: true });
+}
+
 function onError(msg) {
   if (msg.code === "bad_token") {
     // The token this browser kept no longer matches a seat (the host freed it while this
-    // page was away, even after it had joined once): carry on as a spectator.
+    // page was away, even after it had joined once), or, held by a host without a seat,
+    // the role passed on meanwhile: carry on as a spectator.
+    const mem = tableMemory(tableId) || {};
     S.seat = null;
     forgetSeat(tableId);
     rememberTable(tableId, { host_token: null });
     conn.send({ type: "hello", token: null });
-    toast("While you were away the host gave your seat away or freed it: you are watching.", { error: true });
+    toast(mem.token ? "While you were away the host gave your seat away or freed it: you are watching."
+      : ROLE_PASSED, { error: true });
     return;
   }
   if (msg.code === "service_unavailable" && S.outbox.has(msg.id)) {
@@ -361,14 +376,17 @@ async function leaveSeat() {
     send("leave_seat", { v: S.state.v });
     return;
   }
-  const still = S.host ? " You stay the host." : "";
-  const sure = await ask(status() === "match_over" ? {
+  // The host may remove the bot (between games) and sit again; nobody else may.
+  const over = status() === "match_over";
+  const back = S.host ? ` You stay the host: you may remove the bot${over ? "" : " between games"} and sit down again.`
+    : " You cannot take the seat back.";
+  const sure = await ask(over ? {
     title: "Leave the table?",
-    text: `A bot takes your seat for a rematch, and you watch. You cannot take the seat back.${still}`,
+    text: `A bot takes your seat for a rematch, and you watch.${back}`,
     yes: "Leave the table", no: "Stay",
   } : {
     title: "Leave the match?",
-    text: `A bot plays your seat from now on, and you watch. You cannot take the seat back.${still}`,
+    text: `A bot plays your seat from now on, and you watch.${back}`,
     yes: "Leave the match", no: "Stay",
   });
   if (sure) send("leave_seat");
@@ -431,10 +449,12 @@ function onState(msg) {
   const wasMyTurn = isMyTurn();
   S.state = msg;
   // The host role can move (it passes on when the host is gone, or is handed over). While
-  // the host holds no seat, no plate says whose it is: this page holds it if it did when a
-  // plate last showed it (or, since then, it was told so on its own: welcome, seated).
+  // the host holds no seat, no plate says whose it is: this page holds it if it watches too
+  // and held it when a plate last showed it (or, since then, was told so on its own:
+  // welcome, seated). A state missed in a resync can leave that out of date, but a
+  // seated page, or any page while the host is not watching, holds no role.
   if (msg.seats.some((s) => s.host)) S.host = S.heldHost = S.seat !== null && Boolean(msg.seats[S.seat].host);
-  else S.host = Boolean(S.heldHost);
+  else S.host = S.seat === null && Boolean(msg.table.host_watching) && Boolean(S.heldHost);
   // A move in flight is answered by its own `ack` or `error` (sent before the state it
   // makes). A state from someone else's move meanwhile (the other half of a simultaneous
   // decision) is not that answer: the hand stays busy, else a second move would go out and
@@ -531,7 +551,6 @@ function render(prev = null) {
   $("#rules-link").href = `/rules/${encodeURIComponent(S.state ? S.state.table.game || "dingo" : "dingo")}`;
 }
 
-// How many connections watch without a seat (you among them if you have none).
 /** "2 watching": the connections without a seat. A host without a seat shows on no plate, so
  * the others learn here that it is still at the table. */
 function renderWatchers(count, host) {
@@ -667,7 +686,7 @@ function lobbyPanel() {
     panel.appendChild(h("p", { class: "muted" }, empty
       ? `${plural(empty, "seat")} still empty. Wait for friends, or add bots.`
       : gone.length
-        ? `Every seat is taken, but ${gone.join(" and ")} left. Start anyway (a bot plays ${gone.length > 1 ? "each such seat" : "the seat"} until its player is back), or give ${gone.length > 1 ? "a" : "the"} seat to a bot or free it.`
+        ? `Every seat is taken, but ${andList(gone)} left. Start anyway (a bot plays ${gone.length > 1 ? "each such seat" : "the seat"} until its player is back), or give ${gone.length > 1 ? "a" : "the"} seat to a bot or free it.`
         : "Everyone is here."));
     panel.appendChild(h("div", { class: "btn-row" },
       h("button", {

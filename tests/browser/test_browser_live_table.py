@@ -214,7 +214,7 @@ def test_the_host_hands_the_role_over_and_frees_an_absent_players_seat(
         ann.wait_for_selector("#watchers:text-is('1 watching: the host')")
         assert ann.locator("button:text('Add bot'), button:text('Make host'), #start-btn"
                            ).count() == 0
-        assert bea.locator('.seat[data-seat="1"] button:text("Add bot")').count() == 1
+        bea.wait_for_selector('.seat[data-seat="1"] button:text("Add bot")')
         assert bea.locator("#start-btn").count() == 1
     finally:
         cy_context.close()
@@ -241,24 +241,28 @@ def test_in_the_lobby_a_host_who_left_is_counted_down_to_the_role_passing(
 
 
 def test_in_the_lobby_a_watching_host_who_left_is_counted_down_too(
-        server: str, browser: Browser, open_page: Callable[..., Page]) -> None:
+        server: str, open_page: Callable[..., Page]) -> None:
     """A host who left its seat and then the table shows on no plate: the lobby counts down
-    to the role passing (it said "Waiting for the host" for the whole grace period)."""
-    ann_context = browser.new_context(viewport=DESKTOP)
-    ann = ann_context.new_page()
+    to the role passing (it said "Waiting for the host" for the whole grace period). Back
+    after that, its page is told the role has gone."""
+    ann = open_page(DESKTOP)
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
     sit_down(bea, link, "Bea", 1)
     ann.click("#leave-seat")
     line = bea.locator("#lobby p.muted >> nth=-2")
     bea.wait_for_selector("#lobby p:text('The host is watching, not seated')")
-    ann_context.close()
+    ann.goto("about:blank")
     bea.wait_for_selector("#lobby p:text('The host left')")
     assert re.fullmatch(r"The host left · the host role passes in 0:0[0-6]", line.inner_text())
     shot(bea, "lobby-watching-host-left-phone")
     bea.wait_for_selector("#log li:text('You are the host now (the host left).')")
     bea.wait_for_selector(".seat--me .badge--host")
     assert bea.locator("#start-btn").count() == 1
+    ann.goto(link)
+    ann.wait_for_selector(".toast:text('While you were away the host role passed to a player at "
+                          "the table: you are watching.')")
+    assert ann.locator("#start-btn, button:text('Add bot')").count() == 0
 
 
 def test_a_player_leaves_the_seat_before_and_during_the_match(
@@ -357,7 +361,8 @@ def test_the_host_leaves_its_seat_and_stays_the_host(server: str,
     ann.wait_for_selector("#hand .card")
     ann.click("#leave-seat")
     ann.wait_for_selector("dialog.ask[open]")
-    assert "You stay the host." in ann.inner_text("dialog.ask")
+    assert ("You stay the host: you may remove the bot between games and sit down again."
+            in ann.inner_text("dialog.ask"))
     ann.click("#ask-yes")
     ann.wait_for_selector('.seat[data-seat="0"] .seat__name:text("Ada · bot")')
     ann.reload()
@@ -596,16 +601,20 @@ def test_a_card_that_cannot_be_played_says_why(server: str,
 WATCH_FLASH = """(moves) => {
   const seen = window.flashWatch = {shown: 0, gone: []};
   const flash = document.querySelector('#flash');
-  let since = null, mine = false, text = '';
+  const deals = () => (document.querySelector('#log').textContent
+    .match(/Game \\d+ begins/g) || []).length;
+  let since = null, mine = false, text = '', dealt = 0;
   new MutationObserver(() => {
     if (!flash.hidden && (since === null || flash.textContent !== text)) {
       seen.shown += 1;
       since = performance.now();
       mine = document.querySelector(moves) !== null;
       text = flash.textContent;
+      dealt = deals();
     } else if (flash.hidden && since !== null) {
       seen.gone.push({after: performance.now() - since, mine,
-                      moved: document.querySelector('#hand.hand--busy') !== null});
+                      moved: document.querySelector('#hand.hand--busy') !== null,
+                      dealt: deals() > dealt});
       since = null;
     }
   }).observe(flash, {attributes: true, attributeFilter: ['hidden'], childList: true,
@@ -616,7 +625,8 @@ WATCH_FLASH = """(moves) => {
 def test_the_hunt_banner_stays_until_your_move_or_five_seconds(
         server: str, open_page: Callable[..., Page]) -> None:
     """The result of a hunt stays above the prompt until the reader's next decision;
-    when someone else is to move (and always for a spectator) for 5 s."""
+    when someone else is to move (and always for a spectator) for 5 s; in any case not past
+    the next deal (a drawn game is played again)."""
     page = open_page(DESKTOP)
     link = create_table(page, server, "Ann")
     watcher = open_page(PHONE)
@@ -637,11 +647,13 @@ def test_the_hunt_banner_stays_until_your_move_or_five_seconds(
     shown = page.evaluate("window.flashWatch")
     assert shown["shown"] > 0
     for gone in shown["gone"]:
-        # Gone at your move; else 5 s after news that came on someone else's turn.
-        assert gone["moved"] or (gone["after"] >= 4900 and not gone["mine"]), shown
+        # Gone at your move or a new deal; else 5 s after news that came on someone else's turn.
+        assert gone["moved"] or gone["dealt"] or (gone["after"] >= 4900 and not gone["mine"]), (
+            shown)
     watched = watcher.evaluate("window.flashWatch")
     assert watched["shown"] > 0 and watched["gone"], watched
-    assert all(gone["after"] >= 4900 and not gone["moved"] for gone in watched["gone"]), watched
+    assert all((gone["after"] >= 4900 or gone["dealt"]) and not gone["moved"]
+               for gone in watched["gone"]), watched
 
 
 def test_news_that_comes_on_your_turn_waits_for_your_move(

@@ -14,6 +14,7 @@ export const ALL_POSITIONS = ["bottom", "left", "top", "right"];
 export const S = {
   seat: null,        // my seat, or null when watching
   host: false,
+  heldHost: false,  // whether this page held the host role when a plate last showed it
   state: null,       // the last `state` message, patched by every `delta` since
   resyncing: false,  // a `sync` was sent after a gap: deltas wait for its answer
   pending: null,     // {id, v} of a game intent awaiting its answer
