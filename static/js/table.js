@@ -675,7 +675,7 @@ function lobbyPanel() {
   const seats = S.state.seats;
   const empty = seats.filter((s) => s.kind === "empty").length;
   const panel = h("div", { class: "center-panel", id: "lobby" },
-    h("h2", {}, "Waiting for players"),
+    h("h2", {}, empty ? "Waiting for players" : "Every seat is taken"),
     h("p", { class: "muted" }, "Share this link: friends can sit in an empty seat or watch."),
     shareBox());
   if (S.seat === null) {
@@ -693,12 +693,13 @@ function lobbyPanel() {
         class: "btn btn--primary", type: "button", id: "start-btn", disabled: empty > 0 || S.offline,
         onclick: () => send("start"),
       }, "Start the match")));
-  } else if (S.seat !== null) {
-    // A host without a seat shows on no plate: where it is (or its countdown) is said here.
+  } else {
+    // A host without a seat shows on no plate: where it is (or its countdown) is said here,
+    // to spectators too (on a phone the top bar does not count the watchers).
     const table = S.state.table;
     if (table.host_back_by) panel.appendChild(tickingLine("muted", "The host", table.host_back_by, "host"));
     else if (table.host_watching) panel.appendChild(h("p", { class: "muted" }, "The host is watching, not seated."));
-    panel.appendChild(h("p", { class: "muted" }, empty
+    if (S.seat !== null) panel.appendChild(h("p", { class: "muted" }, empty
       ? `${plural(empty, "seat")} still empty: the host can start the match once every seat is taken.`
       : "Waiting for the host to start the match."));
   }
@@ -863,7 +864,7 @@ function promptFor(ctx) {
     return { parts: [why], offline: true };
   }
   if (!g) {
-    if (watching) return { parts: [state.seats.some((s) => s.kind === "empty") ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
+    if (watching && !S.host) return { parts: [state.seats.some((s) => s.kind === "empty") ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
     const free = state.seats.filter((s) => s.kind === "empty").length;
     const full = free === 0;
     if (!S.host || S.inert) return { parts: [full ? "Waiting for the host to start the match." : `Waiting for players: ${plural(free, "seat")} free.`] };

@@ -249,12 +249,19 @@ def test_in_the_lobby_a_watching_host_who_left_is_counted_down_too(
     link = create_table(ann, server, "Ann", bots=(2, 3))
     bea = open_page(PHONE)
     sit_down(bea, link, "Bea", 1)
+    cy = open_page(PHONE)  # watches: told the same
+    cy.goto(link)
     ann.click("#leave-seat")
+    # The host watching is told to fill the seats and start, not that the match starts soon.
+    ann.wait_for_function("document.querySelector('#prompt').textContent"
+                          " === 'Fill every seat, then start the match.'")
     line = bea.locator("#lobby p.muted >> nth=-2")
     bea.wait_for_selector("#lobby p:text('The host is watching, not seated')")
+    cy.wait_for_selector("#lobby p:text('The host is watching, not seated')")
     ann.goto("about:blank")
     bea.wait_for_selector("#lobby p:text('The host left')")
     assert re.fullmatch(r"The host left · the host role passes in 0:0[0-6]", line.inner_text())
+    cy.wait_for_selector("#lobby p:text('The host left · the host role passes in')")
     shot(bea, "lobby-watching-host-left-phone")
     bea.wait_for_selector("#log li:text('You are the host now (the host left).')")
     bea.wait_for_selector(".seat--me .badge--host")
