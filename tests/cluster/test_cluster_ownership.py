@@ -44,6 +44,9 @@ from app.table.table import Table
 pytestmark = pytest.mark.postgres
 
 TTL = 0.4
+#: For a test whose table must stay owned across renewals (through B's sweeps, or Redis
+#: coming back): a loaded machine once starved a 0.4 s lease there, and the table went.
+STEADY_TTL = TTL * 3
 BOTS = ((1, "random"), (2, "random"), (3, "random"))
 
 
@@ -184,10 +187,7 @@ async def test_one_process_locate_is_get_and_nothing_is_fenced() -> None:
 
 
 async def test_a_table_created_on_a_is_owned_by_a_and_located_from_b(start: Start) -> None:
-    # Leases three times the usual: the end waits through B's sweeps for A's renewals, and
-    # on a loaded machine A's loop once missed a 0.4 s lease (A dropped its own table).
-    ttl = TTL * 3
-    a, b = await start(ttl=ttl), await start(ttl=ttl)
+    a, b = await start(ttl=STEADY_TTL), await start(ttl=STEADY_TTL)
     assert a.manager.clustered and a.manager.process_id != b.manager.process_id
     table, _host = await a.manager.create(TableOptions.create(bots=BOTS))
     assert table.tenure is not None
@@ -205,7 +205,7 @@ async def test_a_table_created_on_a_is_owned_by_a_and_located_from_b(start: Star
     # Unknown ids leave no lease behind them.
     assert await b.redis.exists(b.ownership.leases.lease_key("nosuchtable")) == 0
     # B's failover sweep leaves A's (renewed) table alone.
-    await asyncio.sleep(ttl * 2)  # four of B's sweeps
+    await asyncio.sleep(STEADY_TTL * 2)  # four of B's sweeps
     assert table.id not in b.manager.tables and a.manager.get(table.id) is table
 
 
@@ -458,7 +458,7 @@ async def test_redis_away_drops_the_tables_and_they_come_back_with_it(
     start: Start, redis_process: RedisProcess,
 ) -> None:
     rng = random.Random(3)
-    a = await start(url=redis_process.url)
+    a = await start(url=redis_process.url, ttl=STEADY_TTL)
     table, client, conn, host = await seated(a)
     await play_moves(table, client, conn, 1, rng)
     redis_process.kill()
