@@ -675,7 +675,7 @@ function lobbyPanel() {
   const seats = S.state.seats;
   const empty = seats.filter((s) => s.kind === "empty").length;
   const panel = h("div", { class: "center-panel", id: "lobby" },
-    h("h2", {}, empty ? "Waiting for players" : "Every seat is taken"),
+    h("h2", {}, empty ? "Waiting for players" : "Everyone is seated"),
     h("p", { class: "muted" }, "Share this link: friends can sit in an empty seat or watch."),
     shareBox());
   if (S.seat === null) {
