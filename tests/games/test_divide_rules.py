@@ -308,6 +308,7 @@ def test_a_finished_game_refuses_commits_until_the_next_deal() -> None:
     with pytest.raises(Illegal, match="wait for the next game"):
         match.apply(0, commit("2"))
     assert snapshot(match) == before
+    assert match.prompt(0) == match.prompt(None) == "The game is over; game 2 is next."
     game = match.game
     with pytest.raises(Illegal, match="the game is over"):
         game.apply(0, commit("2"))

@@ -364,7 +364,8 @@ class DivideMatch:
         if self._winner is not None:  # the match is over
             return f"The match is over: {seat_ref(self._winner)} won it."
         if self.between_games:
-            return "The game is over; the next game is about to be dealt."
+            # (Mate's words: the deal waits for the players' votes, not a clock the rules know.)
+            return f"The game is over; game {len(self.games) + 1} is next."
         acting = self.to_act()
         if seat is not None and seat in acting:
             return "Choose a card to commit face down."
