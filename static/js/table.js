@@ -773,7 +773,7 @@ function resultPanel(ctx) {
     buttons.appendChild(h("button", {
       class: "btn btn--primary", type: "button", id: "ready-btn", disabled: me.ready || S.offline,
       onclick: () => send("ready"),
-    }, me.ready ? "Ready: waiting for the others" : `Ready for the next ${roundWord()}`));
+    }, me.ready ? "You are ready" : `Ready for the next ${roundWord()}`));
   }
   // An empty seat (a bot removed, a seat freed) holds the table until someone takes it:
   // said above the buttons (a long panel scrolls), and offered to whoever watches.

@@ -772,6 +772,8 @@ def test_a_seat_freed_between_games_is_offered_over_the_results(
     ann.click("#ready-btn")
     cy.wait_for_selector("#results-votes:text-is('Ann is ready for the next game.')")
     ann.wait_for_selector("#results-votes:text-is('Waiting for Cy.')")
+    # The button says what you did; the line above it says whom the game waits for.
+    assert ann.inner_text("#ready-btn") == "You are ready" and ann.is_disabled("#ready-btn")
     cy.click("#ready-btn")
     for page in (ann, cy):  # the next game is dealt: the results close
         page.wait_for_selector("#overlay", state="hidden")
