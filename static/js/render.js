@@ -62,9 +62,19 @@ export function nameHead(ctx, seat, attrs = {}) {
   }, h("span", { class: "name-head" }, ctx.name(seat)));
 }
 
+/** The first character a reader sees: a whole emoji ("👩‍👩‍👧" is five code points, eight
+ * UTF-16 units), not half of one (charAt would give a lone surrogate, drawn as "�"). */
+function firstGrapheme(text) {
+  if (typeof Intl !== "undefined" && Intl.Segmenter) {
+    for (const { segment } of new Intl.Segmenter().segment(text)) return segment;
+    return "";
+  }
+  return Array.from(text)[0] || "";
+}
+
 /** A seat's initial in a coloured circle, the same colour for a seat on every page. */
 export function avatar(name, seat) {
-  const letter = (name || "?").trim().charAt(0).toUpperCase() || "?";
+  const letter = firstGrapheme((name || "").trim()).toUpperCase() || "?";
   return h("span", { class: `avatar avatar--${seat}`, "aria-hidden": "true" }, letter);
 }
 

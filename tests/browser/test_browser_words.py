@@ -98,3 +98,20 @@ def test_a_dingo_plate_shows_a_penalty_as_what_it_costs(server: str,
           });
         }""")
     assert got == ["\u22123", "0"]
+
+
+def test_an_avatar_shows_the_first_character_whole(server: str,
+                                                   open_page: Callable[..., Page]) -> None:
+    """A name that starts with an emoji (several code points, or one outside the BMP) shows
+    that emoji, not half of it."""
+    page = open_page()
+    page.goto(f"{server}/")
+    names = ["ann", "\U0001F469\u200D\U0001F469\u200D\U0001F467 family", "\U0001F98A Fox",
+             "  \u00e9mile", "", "   "]
+    got = page.evaluate(
+        """async (names) => {
+          const { avatar } = await import('/static/js/render.js');
+          return names.map((name) => avatar(name, 0).textContent);
+        }""", names)
+    assert got == ["A", "\U0001F469\u200D\U0001F469\u200D\U0001F467", "\U0001F98A", "\u00c9",
+                   "?", "?"]
