@@ -17,17 +17,37 @@ function tableCode(text) {
   return link ? decodeURIComponent(link[1]) : text.trim();
 }
 
+/** A day that is on the calendar ("2026-13-45" matches DAY but is none). */
+function realDay(text) {
+  const day = new Date(`${text}T00:00:00Z`);
+  return DAY.test(text) && text >= "0001" && !Number.isNaN(day.getTime())
+    && day.toISOString().slice(0, 10) === text;
+}
+
+/** Words with something to search by (not only spaces, zero-width or control characters),
+ * cut to the length the server reads (in characters, as it counts). */
+function searchText(text, max) {
+  return /[^\s\p{C}]/u.test(text) ? Array.from(text).slice(0, max).join("") : "";
+}
+
+/** The search as the server takes it: what it would refuse (an odd hand-made or old link,
+ * or a field of only invisible characters) is dropped, so a reader never meets a refusal
+ * in the server's words, and the address is corrected to what was searched. */
+function searchable(query) {
+  return {
+    game: /^[a-z][a-z0-9_]*$/.test(query.game) && query.game.length <= 32 ? query.game : "",
+    player: searchText(query.player, 200),
+    table: searchText(query.table, 300),
+    from: realDay(query.from) ? query.from : "",
+    to: realDay(query.to) ? query.to : "",
+    offset: Math.min(2 ** 31 - 1, Math.max(0, Number.parseInt(query.offset, 10) || 0)),
+  };
+}
+
 function readQuery() {
   const q = new URLSearchParams(location.search);
-  const day = (name) => (DAY.test(q.get(name) || "") ? q.get(name) : "");
-  return {
-    game: /^[a-z][a-z0-9_]*$/.test(q.get("game") || "") ? q.get("game") : "",
-    player: q.get("player") || "",
-    table: q.get("table") || "",
-    from: day("from"),
-    to: day("to"),
-    offset: Math.max(0, Number.parseInt(q.get("offset") || "0", 10) || 0),
-  };
+  return searchable({ ...Object.fromEntries(FIELDS.map((name) => [name, q.get(name) || ""])),
+    offset: q.get("offset") || "0" });
 }
 
 function writeQuery(query, push) {
@@ -83,7 +103,11 @@ async function load(query) {
     show(page, query);
     return;
   }
-  fill(results, h("p", { class: "error-text" }, failed instanceof ApiError ? failed.message : "Could not load the history."));
+  // (A refusal is of a search the page did not foresee: not said in the server's terms.)
+  const why = !(failed instanceof ApiError) ? "Could not load the history."
+    : failed.status === 422 ? "This search could not be read: change it, or clear it to see every match."
+      : failed.message;
+  fill(results, h("p", { class: "error-text" }, why));
   $("#count").textContent = "";
   $("#pager").hidden = true;
 }
@@ -151,8 +175,8 @@ function go(query) {
 
 $("#search").addEventListener("submit", (e) => {
   e.preventDefault();
-  go({ game: $("#game").value, player: $("#player").value.trim(), table: tableCode($("#table").value),
-       from: $("#from").value, to: $("#to").value, offset: 0 });
+  go(searchable({ game: $("#game").value, player: $("#player").value.trim(),
+    table: tableCode($("#table").value), from: $("#from").value, to: $("#to").value, offset: 0 }));
 });
 window.addEventListener("popstate", () => load(readQuery()));
 

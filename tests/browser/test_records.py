@@ -203,6 +203,36 @@ def test_history_paging_past_the_end(records: dict[str, Any],
     assert page.is_disabled("#newer") and page.is_enabled("#older")
 
 
+def test_history_reads_an_odd_link_without_a_refusal(records: dict[str, Any],
+                                                   open_page: Callable[..., Page]) -> None:
+    """A hand-made or old link asks what the server would refuse (422): a day not on the
+    calendar, a name of a zero-width space, a name over 200 characters, an offset beyond
+    any column. What cannot be searched is dropped (the address with it), what is too long
+    is cut, and the reader never sees a refusal in the server's terms."""
+    page = open_page()
+    base = records["base"]
+    page.goto(f"{base}/history?from=2026-13-45&to=2026-02-30&player=%E2%80%8B&table=%00")
+    page.wait_for_selector("#results .match-row")
+    assert page.inner_text("#count") == "24 matches"
+    assert page.url == f"{base}/history" and page.input_value("#from") == ""
+    page.goto(f"{base}/history?player={'Ann' + 'x' * 250}")
+    page.wait_for_selector("#results .empty-state")
+    assert "No finished match matches this search" in page.inner_text("#results")
+    assert page.input_value("#player") == "Ann" + "x" * 197
+    page.goto(f"{base}/history?offset=99999999999999999999")
+    page.wait_for_selector("#last-page")
+    assert page.url == f"{base}/history?offset={2**31 - 1}"
+    assert not page.locator(".error-text").count()
+    # What the page did not foresee is still said in its own words.
+    page.route("**/api/matches?*", lambda route: route.fulfill(
+        status=422, content_type="application/json",
+        body=json.dumps({"detail": [{"msg": "String should match pattern 'x'"}]})))
+    page.goto(f"{base}/history?player=Ann")
+    page.wait_for_selector(".error-text")
+    assert page.inner_text(".error-text") == ("This search could not be read: change it, or "
+                                              "clear it to see every match.")
+
+
 @pytest.mark.parametrize("path", ["/nope", "/matches/abc", "/t/", "/t/abc123", "/history/x/y"])
 def test_unknown_pages_are_for_people(records: dict[str, Any], open_page: Callable[..., Page],
                                       path: str) -> None:
