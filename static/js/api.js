@@ -97,6 +97,23 @@ export function heldTables() {
   return held.sort((a, b) => (b.at || 0) - (a.at || 0));
 }
 
+// ---- the history's last search, for the records' way back to it (this tab only) ------
+
+const HISTORY_KEY = "dingo.history";
+
+/** Remember the history's search ("?player=ann&offset=20", or ""): a match opened from it
+ * leads back to the same list, not to every match. */
+export function rememberHistory(search) {
+  try { sessionStorage.setItem(HISTORY_KEY, search); } catch { /* not kept */ }
+}
+
+/** The history as this tab last searched it. */
+export function historyHref() {
+  let search = "";
+  try { search = sessionStorage.getItem(HISTORY_KEY) || ""; } catch { /* none kept */ }
+  return `/history${search.startsWith("?") ? search : ""}`;
+}
+
 /** The table id in a pasted link or code ("https://x/t/abc", "/t/abc", "abc"). */
 export function tableIdFrom(text) {
   const s = String(text || "").trim();

@@ -4,7 +4,7 @@
 // (?game=&player=&table=&from=&to=&offset=).
 
 import { $, h, fill, formatDate } from "./dom.js";
-import { ApiError, getJSON } from "./api.js";
+import { ApiError, getJSON, rememberHistory } from "./api.js";
 import { alsoPlayed, avatar, botBadge, seatNames } from "./render.js";
 
 const LIMIT = 20;
@@ -55,6 +55,7 @@ function writeQuery(query, push) {
   for (const name of FIELDS) if (query[name]) q.set(name, query[name]);
   if (query.offset) q.set("offset", String(query.offset));
   const url = `${location.pathname}${q.toString() ? `?${q}` : ""}`;
+  rememberHistory(q.toString() ? `?${q}` : "");
   if (push) history.pushState(null, "", url);
   else history.replaceState(null, "", url);
 }
@@ -178,7 +179,10 @@ $("#search").addEventListener("submit", (e) => {
   go(searchable({ game: $("#game").value, player: $("#player").value.trim(),
     table: tableCode($("#table").value), from: $("#from").value, to: $("#to").value, offset: 0 }));
 });
-window.addEventListener("popstate", () => load(readQuery()));
+window.addEventListener("popstate", () => {
+  rememberHistory(location.search);
+  load(readQuery());
+});
 
 const initial = readQuery();
 writeQuery(initial, false);

@@ -4,9 +4,9 @@
 // in the server's words (`say`), and the standing the match was decided on (`rule`).
 
 import { $, h, fill, formatSpan, plural } from "./dom.js";
-import { ApiError, getJSON } from "./api.js";
+import { getJSON, historyHref } from "./api.js";
 import { cardName } from "./cards.js";
-import { alsoPlayed, avatar, botBadge, heldBy, readerSeat, seatNames, youBadge } from "./render.js";
+import { alsoPlayed, avatar, botBadge, heldBy, loadFailed, readerSeat, seatNames, youBadge } from "./render.js";
 import { signed } from "./words.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -25,7 +25,7 @@ function render(m) {
   const name = (seat) => names[seat];
   const me = readerSeat(m.table_id, m.players);
   const head = h("div", { class: "page-head" },
-    h("a", { class: "back-link", href: "/history" }, "\u2190 All matches"),
+    h("a", { class: "back-link", href: historyHref() }, "\u2190 All matches"),
     h("h1", {}, `Match #${m.id}`),
     h("p", { class: "match-game" }, h("span", { class: "badge badge--game" }, m.game_title || "Dingo")),
     h("p", { class: "muted" },
@@ -134,7 +134,7 @@ function renderGeneric(m) {
     return perSeat.map(([key, v]) => `${key.replace(/_/g, " ")}: ${seats.map((s) => `${name(s)} ${v[s]}`).join(" · ")}`).join("; ");
   };
   const head = h("div", { class: "page-head" },
-    h("a", { class: "back-link", href: "/history" }, "\u2190 All matches"),
+    h("a", { class: "back-link", href: historyHref() }, "\u2190 All matches"),
     h("h1", {}, `Match #${m.id}`),
     h("p", { class: "match-game" }, h("span", { class: "badge badge--game" }, m.game_title)),
     h("p", { class: "muted" },
@@ -178,16 +178,16 @@ function renderGeneric(m) {
 /** While the advice on some game is being worked out, look again now and then. */
 const ADVICE_POLL_MS = 10000;
 
-async function main() {
+/** ``again``: a look for the advice, over a match already shown (if it fails, the page
+ * stays as it is and looks again later). */
+async function main({ again = false } = {}) {
   try {
     const m = await getJSON(`/api/matches/${encodeURIComponent(matchId)}`);
     render(m);
-    if ((m.games || []).some((g) => g.advice === "pending")) setTimeout(main, ADVICE_POLL_MS);
+    if ((m.games || []).some((g) => g.advice === "pending")) setTimeout(() => main({ again: true }), ADVICE_POLL_MS);
   } catch (e) {
-    fill($("#match"), h("div", { class: "panel empty-state" },
-      h("h1", {}, "Match not found"),
-      h("p", {}, e instanceof ApiError && e.status === 404 ? "There is no finished match with this number." : (e.message || "Could not load the match.")),
-      h("a", { class: "btn btn--primary", href: "/history" }, "Back to the history")));
+    if (again) setTimeout(() => main({ again: true }), ADVICE_POLL_MS);
+    else fill($("#match"), loadFailed(e, "match", "There is no finished match with this number."));
   }
 }
 

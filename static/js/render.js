@@ -2,7 +2,7 @@
 
 import { h } from "./dom.js";
 import { cardEl, cardName } from "./cards.js";
-import { tableMemory } from "./api.js";
+import { ApiError, historyHref, tableMemory } from "./api.js";
 
 /** The seat this browser played in a recorded match, or null: the seat it last sat in at
  * that table, when the record has a person of the name it sat down with there. A record
@@ -60,6 +60,18 @@ export function nameHead(ctx, seat, attrs = {}) {
     scope: "col", title: ctx.plainName ? ctx.plainName(seat) : ctx.name(seat), ...attrs,
     class: ["name-col", attrs.class],
   }, h("span", { class: "name-head" }, ctx.name(seat)));
+}
+
+/** A record page that could not be loaded: "not found" only when it is not there (404);
+ * when the server failed or could not be reached, what happened, and a way to try again. */
+export function loadFailed(error, what, missing) {
+  const gone = error instanceof ApiError && error.status === 404;
+  return h("div", { class: "panel empty-state", id: "load-failed" },
+    h("h1", {}, gone ? `${what.charAt(0).toUpperCase()}${what.slice(1)} not found` : `Could not load the ${what}`),
+    h("p", {}, gone ? missing : error instanceof ApiError ? error.message : `Something went wrong while showing the ${what}.`),
+    h("div", { class: "btn-row" },
+      gone ? null : h("button", { class: "btn btn--primary", type: "button", id: "try-again", onclick: () => location.reload() }, "Try again"),
+      h("a", { class: gone ? "btn btn--primary" : "btn", href: historyHref() }, "Back to the history")));
 }
 
 /** The first character a reader sees: a whole emoji ("👩‍👩‍👧" is five code points, eight

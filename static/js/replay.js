@@ -6,9 +6,9 @@
 
 import { $, h, fill } from "./dom.js";
 import { fillNames, loadGameModule, safeGameName } from "./games/load.js";
-import { ApiError, getJSON } from "./api.js";
+import { getJSON } from "./api.js";
 import { cardEl, cardName, pileValue, rankLabel, rankPlural } from "./cards.js";
-import { avatar, botBadge, cardRow, lineEl, readerSeat, seatNames } from "./render.js";
+import { avatar, botBadge, cardRow, lineEl, loadFailed, readerSeat, seatNames } from "./render.js";
 import { describeEvent, secondPerson, signed } from "./words.js";
 
 const [, , matchId, , gameNumber] = location.pathname.split("/").map(decodeURIComponent);
@@ -404,10 +404,7 @@ async function main() {
   try {
     R.data = await getJSON(`/api/matches/${encodeURIComponent(matchId)}/games/${encodeURIComponent(gameNumber)}/replay`);
   } catch (e) {
-    fill($("#replay"), h("div", { class: "panel empty-state" },
-      h("h1", {}, "Replay not found"),
-      h("p", {}, e instanceof ApiError && e.status === 404 ? "This match has no such game." : (e.message || "Could not load the replay.")),
-      h("a", { class: "btn btn--primary", href: "/history" }, "Back to the history")));
+    fill($("#replay"), loadFailed(e, "replay", "This match has no such game."));
     return;
   }
   const title = R.data.game_title || "Dingo";

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from matchdb import in_thread, play_match_record
 
-from .browserkit import PHONE, WORDS_BROKEN, app_server, shot
+from .browserkit import PHONE, WORDS_BROKEN, app_server, assert_no_horizontal_overflow, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -231,6 +231,49 @@ def test_history_reads_an_odd_link_without_a_refusal(records: dict[str, Any],
     page.wait_for_selector(".error-text")
     assert page.inner_text(".error-text") == ("This search could not be read: change it, or "
                                               "clear it to see every match.")
+
+
+def test_a_record_that_fails_to_load_is_not_called_missing(
+        records: dict[str, Any], open_page: Callable[..., Page]) -> None:
+    """Only a record that is not there is "not found"; a server or connection failure says
+    so and offers to try again, and the way back leads to the list the reader searched."""
+    page = open_page(PHONE)
+    base, first = records["base"], records["ids"][0]
+    page.goto(f"{base}/history?player=Ann")
+    page.wait_for_selector("#results .match-row")
+    page.click(f'a.match-row[href="/matches/{first}"]')
+    page.wait_for_selector("#score-table")
+    assert page.get_attribute(".back-link", "href") == "/history?player=Ann"
+    # (The server answers a page for an unknown match with its 404 page: this is one gone
+    # between the page and its data.)
+    page.route(f"**/api/matches/{first}", lambda route: route.fulfill(status=404, body=""))
+    page.reload()
+    page.wait_for_selector("#load-failed")
+    assert page.inner_text("#load-failed h1") == "Match not found"
+    assert not page.locator("#try-again").count()
+    assert page.get_attribute("#load-failed a", "href") == "/history?player=Ann"
+    page.unroute(f"**/api/matches/{first}")
+    page.route(f"**/api/matches/{first}", lambda route: route.fulfill(status=500, body=""))
+    page.reload()
+    page.wait_for_selector("#load-failed")
+    assert page.inner_text("#load-failed h1") == "Could not load the match"
+    assert page.inner_text("#load-failed p") == "The server answered 500."
+    page.unroute(f"**/api/matches/{first}")
+    page.click("#try-again")
+    page.wait_for_selector("#score-table")
+    page.route("**/replay", lambda route: route.abort())
+    page.goto(f"{base}/matches/{first}/games/1")
+    page.wait_for_selector("#load-failed")
+    assert page.inner_text("#load-failed h1") == "Could not load the replay"
+    assert "cannot be reached" in page.inner_text("#load-failed p")
+    assert_no_horizontal_overflow(page)
+    shot(page, "records-replay-unreachable-phone")
+    page.unroute("**/replay")
+    page.route("**/replay", lambda route: route.fulfill(status=404, body=""))
+    page.reload()
+    page.wait_for_selector("#load-failed")
+    assert page.inner_text("#load-failed h1") == "Replay not found"
+    assert page.inner_text("#load-failed p") == "This match has no such game."
 
 
 @pytest.mark.parametrize("path", ["/nope", "/matches/abc", "/t/", "/t/abc123", "/history/x/y"])
