@@ -43,7 +43,10 @@ function render(m) {
   const legend = h("ul", { class: "score-legend", "aria-hidden": "true" },
     seats.map((s) => h("li", {}, avatar(name(s), s), h("span", { class: "score-legend__name" }, name(s)),
       botBadge(m.players[s]), youBadge(s, me))));
-  const headRow = h("tr", {}, h("th", {}, "Game"), h("th", {}, "Dealer"),
+  // On a phone the game column is headed "#" (its number is all it holds), a winner's star
+  // is small, and "Replay" is a ▶: the four scores and the dealer keep the width.
+  const headRow = h("tr", {}, h("th", {}, h("span", { class: "wide-only" }, "Game"), h("span", { class: "phone-only", "aria-hidden": "true" }, "#")),
+    h("th", {}, "Dealer"),
     seats.map((s) => h("th", { class: "num", title: name(s) },
       h("span", { class: "th-player" }, avatar(name(s), s), h("span", { class: "th-player__name" }, name(s))),
       botBadge(m.players[s]), youBadge(s, me))),
@@ -51,8 +54,10 @@ function render(m) {
   const rows = m.games.map((g) => h("tr", {},
     h("td", {}, String(g.number)),
     h("td", { class: "dealer", title: name(g.dealer) }, avatar(name(g.dealer), g.dealer), h("span", { class: "dealer__name" }, name(g.dealer))),
-    g.scores.map((sc, s) => h("td", { class: ["num", g.winner === s && "win"] }, signed(sc), g.winner === s ? " \u2605" : "")),
-    h("td", {}, h("a", { class: "btn btn--small", href: `/matches/${m.id}/games/${g.number}` }, "Replay"),
+    g.scores.map((sc, s) => h("td", { class: ["num", g.winner === s && "win"] }, signed(sc),
+      g.winner === s ? h("span", { class: "win-star" }, " \u2605") : null)),
+    h("td", {}, h("a", { class: "btn btn--small replay-btn", href: `/matches/${m.id}/games/${g.number}`, "aria-label": `Replay game ${g.number}` },
+      h("span", { class: "wide-only" }, "Replay"), h("span", { class: "phone-only", "aria-hidden": "true" }, "\u25B6\uFE0E")),
       g.winner === null ? h("span", { class: "muted note" }, " draw")
         : g.tie_break && g.tie_break !== "draw" ? h("span", { class: "muted note" }, " tie broken by ", cardName(g.tie_break)) : null)));
   const foot = [

@@ -158,7 +158,7 @@ def test_the_history_finds_the_match_and_replays_it(
     assert "Games won" in games_won
     shot(page, "match")
 
-    page.click("#score-table a:text('Replay')")
+    page.get_by_role("link", name="Replay game 1", exact=True).click()
     page.wait_for_selector("#steps li")
     total = int(page.inner_text("#step-count").split("/")[1])
     assert page.inner_text("#step-count").startswith("0 /")

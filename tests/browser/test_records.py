@@ -48,9 +48,11 @@ async def _fill(url: str) -> list[int]:
     try:
         return [await store.finish_match(play_match_record(
                     500 + i, table_id=table, names=names, ended_at=ended,
-                    # The long names' match has two bots: one's strength kept, one's not.
+                    # The long names' match has two bots: one's strength kept, one's not;
+                    # and is the default match, first to 5 games (a long score table).
                     bots=(False, True, True, False) if table == "room-long"
-                    else (False, False, False, False)))
+                    else (False, False, False, False),
+                    games_to_win=5 if table == "room-long" else 1))
                 for i, (table, names, ended) in enumerate(MATCHES)]
     finally:
         await store.close()
