@@ -30,6 +30,7 @@ export class Connection {
     this.timer = null;
     this.stopped = false;
     window.addEventListener("online", () => this.retryNow());
+    window.addEventListener("offline", () => this.drop());
   }
 
   open() {
@@ -70,6 +71,18 @@ export class Connection {
     const due = Date.now() + delay;
     this.onStatus({ state: "lost", retryAt: due });
     this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  /** The device lost its network: the socket is as good as gone, though a browser may keep
+   * it open, silent, until TCP gives up minutes later (meanwhile a move would wait on
+   * "Sending…" and the page would say "Connected"). Drop it and go on as after a close;
+   * "online" retries at once. */
+  drop() {
+    const ws = this.ws;
+    if (!ws || this.stopped) return;
+    this.ws = null;
+    ws.close();
+    this.schedule();
   }
 
   /** Reconnect at once (the network came back, or the user asked). */

@@ -252,6 +252,29 @@ def test_offline_every_move_is_disabled_and_back_online_they_work(
     assert page.locator(".toast--error").count() == 0
 
 
+def test_the_device_going_offline_is_a_lost_connection(
+        steady_server: str, open_page: Callable[..., Page]) -> None:
+    """Wi-Fi off: the page does not wait for the socket to fail (a browser may keep a dead
+    one open for minutes, the page saying "Connected" and a move "Sending…"): it is offline
+    at once, and plays on when the network is back (a move made just before is kept)."""
+    page = open_page(PHONE)
+    sit_to_play(page, steady_server, "mate")
+    hand_before = page.inner_html("#hand")
+    page.locator(ENABLED).first.click()
+    page.context.set_offline(True)
+    page.wait_for_selector("#banner:not([hidden]):has-text('Connection lost')")
+    page.wait_for_selector("body.table-page--offline")
+    assert page.inner_text("#conn-text") == "Offline"
+    assert page.locator(ENABLED).count() == 0
+    assert page.is_disabled("#chat-form button")
+    page.context.set_offline(False)  # ("online": it reconnects at once)
+    page.wait_for_selector("#conn.conn--open")
+    page.wait_for_selector("body:not(.table-page--offline)")
+    page.wait_for_function("!document.querySelector('#hand.hand--busy')")
+    assert page.inner_html("#hand") != hand_before
+    assert page.locator(".toast--error").count() == 0
+
+
 def test_a_seat_freed_while_the_page_was_away_leaves_it_watching(
         steady_server: str, open_page: Callable[..., Page]) -> None:
     """Bea's connection drops; the host frees her seat meanwhile. Her page comes back with a
