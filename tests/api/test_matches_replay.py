@@ -45,6 +45,11 @@ def hunt(rule: str, rank: str, dingo_seat: int | None, plays: list[tuple[int, li
           [["AS", "AD"], ["AH"], ["AC"], []], [[], [], [], []], [13, 3, 3, 0]),
      "Ace hunt: an ace wolf was played, so every ace played goes to its player's score pile "
      "— A♥ to East (+3), A♣ to South (+3), A♠ and A♦ to North (+13)."),
+    # North holds the dingo, a wolf and the rabbit: three aces listed as people write them.
+    (hunt("ace_caught", "A", 0, [(0, ["AH"]), (1, ["AS"]), (0, ["AC", "AD"])],
+          [["AH", "AC", "AD"], ["AS"], [], []], [[], [], [], []], [16, 3, 0, 0]),
+     "Ace hunt: an ace wolf was played, so every ace played goes to its player's score pile "
+     "— A♥, A♣ and A♦ to North (+16), A♠ to East (+3)."),
     # Ace example 2: North holds AD and a wolf and can play only the wolf.
     (hunt("ace_caught", "A", 3, [(3, ["AH"]), (0, ["AC"]), (2, ["AS"])],
           [["AC"], [], ["AS"], ["AH"]], [["AD"], [], [], []], [0, 0, 3, 3]),

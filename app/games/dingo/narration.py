@@ -37,7 +37,12 @@ def describe_action(action: Action, events: Sequence[dict[str, Any]],
         return f"{who} passes {shown[0]} {passed['direction']} to {labels[passed['to']]}"
     if not shown:
         return f"{who} plays no wolf"
-    return f"{who} plays {' and '.join(shown)}"
+    return f"{who} plays {_and(shown)}"
+
+
+def _and(words: Sequence[str]) -> str:
+    """``A♥``, ``A♥ and A♣``, ``A♥, A♣ and A♦``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _points(p: int) -> str:
@@ -99,7 +104,7 @@ def _explain_ace_hunt(event: dict[str, Any], labels: Sequence[str]) -> str:
     holder = event["dingo_seat"]
     if event["rule"] == "ace_caught":
         gains = ", ".join(
-            f"{' and '.join(card_text(c) for c in event['to_score'][s])} to {labels[s]} "
+            f"{_and([card_text(c) for c in event['to_score'][s]])} to {labels[s]} "
             f"({_points(sum(SCORE_VALUE[parse_card(c)] for c in event['to_score'][s]))})"
             for s in _seats_in_play_order(event))
         text = (f"Ace hunt: an ace wolf was played, so every ace played goes to its player's "
