@@ -793,14 +793,19 @@ function resultPanel(ctx) {
   if (votes) panel.appendChild(h("p", { class: "results-votes", id: "results-votes" }, votes));
   panel.appendChild(buttons);
   if (free.length) {
-    const them = andList(free.map((s) => `seat ${s + 1}`));
-    note(`${them.charAt(0).toUpperCase()}${them.slice(1)} ${free.length > 1 ? "are" : "is"} free: the ${m.over ? "rematch" : `next ${roundWord()}`} waits until someone sits there${S.host ? " or you add a bot" : ""}.`, buttons);
+    note(freeSeatsLine(free, m.over), buttons);
   } else if (!m.over) {
     note(`The next ${roundWord()} starts when everyone is ready, or after a short pause.`);
   } else if (me) {
     note("A rematch starts with the same seats once every player asks for it.");
   }
   return panel;
+}
+
+/** "Seat 2 is free: the next game waits until someone sits there or you add a bot." */
+function freeSeatsLine(free, over) {
+  const them = andList(free.map((s) => `seat ${s + 1}`));
+  return `${them.charAt(0).toUpperCase()}${them.slice(1)} ${free.length > 1 ? "are" : "is"} free: the ${over ? "rematch" : `next ${roundWord()}`} waits until someone sits there${S.host ? " or you add a bot" : ""}.`;
 }
 
 /** Who asked for the rematch or is ready for the next game, and, once you are, who is
@@ -871,7 +876,11 @@ function promptFor(ctx) {
     const gone = state.seats.some((s) => s.kind === "human" && (!s.connected || s.away));
     return { parts: [full ? `${gone ? "Every seat is taken" : "Everyone is here"}: start the match when you are ready.` : "Fill every seat, then start the match."], act: full };
   }
-  if (gameOver()) return modulePrompt(g, ctx);
+  if (gameOver()) {
+    // (The game's own words say the next game comes; with a seat free, it does not yet.)
+    const free = state.seats.filter((s) => s.kind === "empty").map((s) => s.seat);
+    return free.length && status() === "between_games" ? { parts: [freeSeatsLine(free, false)] } : modulePrompt(g, ctx);
+  }
   if (S.inert) return { parts: ["This tab only watches: your seat is played in another tab."] };
   if (ctx.myTurn && S.pending) return { parts: ["Sending…"], act: true };
   if (!ctx.myTurn) {

@@ -755,6 +755,9 @@ def test_a_seat_freed_between_games_is_offered_over_the_results(
                          "someone sits there.')")
     cy.click("#take-seat")  # the results close on the free seat
     cy.wait_for_selector("#overlay", state="hidden")
+    # The prompt says so too (the game's own words said the next game was coming).
+    assert cy.inner_text("#prompt") == ("Seat 2 is free: the next game waits until someone "
+                                        "sits there.")
     assert cy.locator('.seat[data-seat="1"] button:text("Sit here")').is_visible()
     assert cy.evaluate("""(() => { const r = document.querySelector('.seat[data-seat="1"]')
         .getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()""")
