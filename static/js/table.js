@@ -203,6 +203,23 @@ function askFullState() {
 let resyncRetry = null;
 const RESYNC_RETRY_MS = 3000;
 
+/**
+ * The server answers every intent at once (an ack, a state or an error). One unanswered
+ * this long on the socket it went out on means the socket died silently: a phone that
+ * changed networks gets no "offline" event, and its socket may stay open, mute, for minutes
+ * while the move says "Sending…". Drop it: the page reconnects and sends the intent again
+ * (resendUnanswered; never made twice). An intent the table could not take for now
+ * (S.unreached) is waiting on purpose.
+ */
+const ANSWER_WAIT_MS = 10000;
+
+function expectAnswer(id) {
+  const socket = conn.ws;
+  setTimeout(() => {
+    if (S.outbox.has(id) && !S.unreached.has(id) && conn.ws === socket) conn.drop();
+  }, ANSWER_WAIT_MS);
+}
+
 /** Intent `id` is answered: no longer to be sent again; true if it was the move in flight. */
 function answered(id) {
   S.outbox.delete(id);
@@ -320,6 +337,7 @@ function send(type, fields = {}, { game = false } = {}) {
     return false;
   }
   S.outbox.set(id, msg);
+  expectAnswer(id);
   if (game) {
     S.pending = { id, v: S.state.v };
     render();
@@ -337,6 +355,7 @@ function resendUnanswered() {
   S.unreached.clear();
   for (const msg of S.outbox.values()) {
     if (!conn.send(msg)) return;
+    expectAnswer(msg.id);
   }
 }
 
@@ -345,7 +364,9 @@ function resendUnreached() {
   for (const id of S.unreached) {
     const msg = S.outbox.get(id);
     S.unreached.delete(id);
-    if (msg && !conn.send(msg)) return;
+    if (!msg) continue;
+    if (!conn.send(msg)) return;
+    expectAnswer(id);
   }
 }
 

@@ -325,6 +325,27 @@ def test_a_move_sent_just_before_the_drop_is_made_once_after_the_reconnect(
     assert len([line for line in log if re.match(r"(You|Ann) (?!sat down)", line)]) == 1, log
 
 
+@pytest.mark.parametrize("lost", ["up", "down"])
+def test_a_socket_that_died_silently_is_dropped_and_the_move_made_once(
+        steady_server: str, open_page: Callable[..., Page], lost: str) -> None:
+    """No close, no "offline" event (a phone that changed networks): the move, or its answer,
+    is lost, and the socket stays open and mute. Ten seconds without the answer, the page
+    drops the socket itself, reconnects and sends the move again: it is made once."""
+    page = open_page(PHONE)
+    net = Network(page)
+    sit_to_play(page, steady_server, "mate")
+    intent = hold_a_move(page, net, lost)
+    assert page.inner_text("#prompt") == "Sending\u2026"
+    until(page, lambda: len(net.sent) == 2 and intent in net.sent[-1],
+          "the page to give up on the socket and send the move again")
+    assert net.sent[-1][0]["type"] == "hello" and net.sent[-1][1] == intent, net.sent[-1]
+    page.wait_for_function("!document.querySelector('#hand.hand--busy')")
+    page.wait_for_selector("#conn.conn--open")
+    assert page.locator(".toast--error").count() == 0
+    log = page.locator("#log li").all_inner_texts()
+    assert len([line for line in log if re.match(r"(You|Ann) (?!sat down)", line)]) == 1, log
+
+
 def test_a_move_answered_while_offline_frees_the_hand_when_this_seat_is_asked_again(
         steady_server: str, open_page: Callable[..., Page]) -> None:
     """The move was made but its answer lost ("down"), and by the reconnect the bots have
