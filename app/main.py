@@ -11,7 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import games
@@ -188,7 +188,14 @@ def _add_pages(app: FastAPI) -> None:
         app.add_api_route(path, _page(STATIC_DIR / name), methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules", _rules, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules/{game}", _game_rules, methods=["GET"], include_in_schema=False)
+    for path in ("/matches", "/matches/"):
+        app.add_api_route(path, _all_matches, methods=["GET"], include_in_schema=False)
     app.add_exception_handler(StarletteHTTPException, _not_found_page)
+
+
+async def _all_matches() -> RedirectResponse:
+    """A match's address cut back by hand: every match is listed on the history page."""
+    return RedirectResponse("/history", status_code=308)
 
 
 async def _rules() -> HTMLResponse:

@@ -67,6 +67,13 @@ async def test_known_pages_still_answer(client: httpx.AsyncClient) -> None:
     assert (await client.post("/nope")).status_code in (404, 405)
 
 
+@pytest.mark.parametrize("path", ["/matches", "/matches/"])
+async def test_the_matches_address_cut_back_leads_to_the_history(client: httpx.AsyncClient,
+                                                                 path: str) -> None:
+    r = await client.get(path)
+    assert r.status_code == 308 and r.headers["location"] == "/history"
+
+
 async def test_the_rules_page_renders_docs_rules_md(client: httpx.AsyncClient) -> None:
     r = await client.get("/rules")
     assert r.status_code == 200
