@@ -156,7 +156,14 @@ function matchRow(m) {
     h("span", { class: "player__wins", title: m.rule || null }, String(m.standing[p.seat])),
     p.seat === m.winner ? h("span", { class: "badge badge--win" }, "Winner") : null));
   const outcome = m.winner === null || m.winner === undefined ? "a draw" : `won by ${names[m.winner]}`;
-  return h("a", { class: "panel match-row", href: `/matches/${m.id}`, dataset: { game: m.game || "dingo" }, "aria-label": `${title} match ${m.id}, ${outcome}` },
+  // The link's name is all a screen reader says of it: who played, and what each had.
+  const unit = m.standing_unit || { one: "", other: "" };
+  const standings = m.players.map((p) => {
+    const n = m.standing[p.seat];
+    return `${names[p.seat]} ${n}${unit.one ? ` ${n === 1 ? unit.one : unit.other}` : ""}`;
+  }).join(", ");
+  return h("a", { class: "panel match-row", href: `/matches/${m.id}`, dataset: { game: m.game || "dingo" },
+    "aria-label": `${title} match ${m.id}, ${formatDate(m.ended_at)}, ${outcome}: ${standings}` },
     h("div", { class: "match-row__meta" },
       h("span", { class: "match-row__id" }, `Match #${m.id}`),
       h("span", { class: "badge badge--game" }, title),

@@ -116,6 +116,11 @@ def test_history_search_by_names_link_and_days(records: dict[str, Any],
 
     _search(page, player="marie alex")  # a word inside a name, and a second player
     assert _row_names(page) == [set(MATCHES[3][1])]
+    # A screen reader hears the row's players and their standings, not only its winner.
+    label = page.get_attribute("#results .match-row", "aria-label") or ""
+    assert re.fullmatch(r"Dingo match \d+, .+, won by \w+: Alexandrina \d+ games? won, "
+                        r"Bartholomew \d+ games? won, Maximiliane \d+ games? won, "
+                        r"Ann Marie Fitzgerald \d+ games? won", label), label
 
     # A pasted table link finds that table's matches; the address keeps the code.
     _search(page, table=f"{records['base']}/t/room-ann")
