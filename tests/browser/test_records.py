@@ -382,6 +382,7 @@ def test_phone_match_and_replay_layout(records: dict[str, Any],
         page.goto(f"{records['base']}/matches/{match_id}")
         page.wait_for_selector(".score-table")
         assert page.title() == f"Match #{match_id} · Dingo · Dingo Online"
+        assert page.get_attribute(".topbar a[aria-current]", "href") == "/history"
         shot(page, f"records-match-{size}")
         # All four players are in view: no sideways scroll of the page or of the table.
         assert page.evaluate(SIDE_SCROLL) == 0
