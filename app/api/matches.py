@@ -359,7 +359,7 @@ async def list_matches(
         # A name is something other than spaces and control characters (see name_terms).
         min_length=1, max_length=200, pattern=r"[^\s\p{C}]",
         description="One or more names separated by spaces: keep matches where each "
-                    "starts a player's name or a word of it (any case).",
+                    "starts a player's name or a word of it (any case, accents or not).",
     )] = None,
     table: Annotated[str | None, Query(
         min_length=1, max_length=300, pattern=r"\S",

@@ -6,6 +6,7 @@ must match these models exactly (tests/db/test_models_migrations.py checks it).
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -70,15 +71,20 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-# Player-name search is a case-insensitive prefix match on ``name_key`` (the
-# casefolded name). PostgreSQL's LIKE 'prefix%' can use a text_pattern_ops
+# Player-name search is a case- and accent-insensitive prefix match on ``name_key``
+# (the folded name). PostgreSQL's LIKE 'prefix%' can use a text_pattern_ops
 # index whatever the database collation; SQLite's only with a NOCASE column.
 NameKey = String().with_variant(String(collation="NOCASE"), "sqlite")
 
 
 def name_key(name: str) -> str:
-    """The form of a player name that searches compare: trimmed and casefolded."""
-    return " ".join(name.split()).casefold()
+    """The form of a player name that searches compare: trimmed, casefolded and without
+    accents ("Zoë" and "zoe" find each other: people often type names without them).
+    Migration 0008 keeps the same fold: change them together."""
+    spaced = " ".join(name.split()).casefold()
+    bare = "".join(ch for ch in unicodedata.normalize("NFD", spaced)
+                   if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", bare)
 
 
 class LiveTable(Base):
