@@ -180,10 +180,16 @@ class PlayedBy(_Message):
     bot: bool
 
 
+class EarlierHolder(PlayedBy):
+    games: list[int]  # the games of this match (from 1) they played in the seat
+
+
 class SeatInState(SeatPublic):
     #: Once a game is over: who played the seat at its end, if someone else holds it now
     #: (the finished game's results and log name them).
     played: PlayedBy | None
+    #: Who else held the seat in this match, in the order they first did.
+    earlier: list[EarlierHolder]
 
 
 class BotKindInfo(_Message):

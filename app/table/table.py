@@ -458,6 +458,7 @@ class Table(TableViews, TableClock):
         if self.info is not None:
             self.info.stand_in.append([])
             self.info.holders.append([[self._holder(s)] for s in self.seats])
+            self._holder_changes += 1
 
     def _holder(self, seat: Seat) -> JSON:
         """Who holds ``seat`` from the current step of the game on (``MatchInfo.holders``)."""
@@ -474,6 +475,7 @@ class Table(TableViews, TableClock):
         if holders[-1]["since"] == self._game_steps:
             holders.pop()  # gone before playing a step of this game
         holders.append(self._holder(seat))
+        self._holder_changes += 1
 
     def _bot_seed(self, seat: int, seq: int) -> int:
         """Bots are seeded from the log, so a restored table rebuilds the same bots."""

@@ -64,6 +64,9 @@ class TableViews:
     _table_seen: tuple[tuple[str, int | None, int, bool, float | None], dict[str, Any]] | None = (
         None)
     _seats_seen: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
+    #: Counts the changes to ``info.holders`` (a deal, a seat changing hands mid-game), so
+    #: ``_seats`` knows when its ``earlier`` must be worked out again.
+    _holder_changes: int = 0
 
     @property
     def status(self) -> str:
@@ -136,16 +139,37 @@ class TableViews:
         """``state.seats``: rebuilt only when something ``Seat.public`` shows changed."""
         host_hash = self.host_hash
         played = self._played_by()
-        key = (host_hash, played, *[(s.name, s.token_hash, s.bot, s.client is None, s.away,
-                                     s.ready, s.back_by) for s in self.seats])
+        key = (host_hash, played, self._holder_changes,
+               *[(s.name, s.token_hash, s.bot, s.client is None, s.away, s.ready, s.back_by)
+                 for s in self.seats])
         seen = self._seats_seen
         if seen is None or seen[0] != key:
             strengths = self._strengths
             seen = self._seats_seen = (key, [
                 {**s.public(host_hash, strengths),
-                 "played": None if p is None else {"name": p[0], "bot": p[1]}}
+                 "played": None if p is None else {"name": p[0], "bot": p[1]},
+                 "earlier": self._earlier(s)}
                 for s, p in zip(self.seats, played or [None] * len(self.seats), strict=True)])
         return seen[1]
+
+    def _earlier(self, seat: Seat) -> list[dict[str, Any]]:
+        """Who else held ``seat`` in this match, each with the games (numbered from 1) they
+        played in it, in the order they first did: the scoreboard's columns are named for
+        whoever holds a seat now, and a player who left mid-match played its first games."""
+        info = self.info
+        if info is None:
+            return []
+        now = (seat.name, seat.bot is not None)
+        games: dict[tuple[str, bool], list[int]] = {}
+        for number, held in enumerate(info.holders, start=1):
+            for holder in held[seat.index]:
+                who = (holder["name"], holder["bot"])
+                if who != now:
+                    numbers = games.setdefault(who, [])
+                    if not numbers or numbers[-1] != number:
+                        numbers.append(number)
+        return [{"name": name, "bot": bot, "games": numbers}
+                for (name, bot), numbers in games.items()]
 
     def _played_by(self) -> tuple[tuple[str, bool] | None, ...] | None:
         """Per seat, who played it (name, bot) at the end of the game on the felt, when

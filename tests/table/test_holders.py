@@ -46,11 +46,21 @@ async def test_a_player_who_leaves_mid_game_is_credited_with_the_steps_they_play
     left_at = table._game_steps
     assert (await answer(table, *dov, {"type": "leave_seat", "id": "l"}))["type"] == "ack"
     assert _who(table, 0) == [[("Ann", False, 0)], [("Dov", False, 0), ("Bruno", True, left_at)]]
+    # Everyone is told who else played the seat, and in which games: the scoreboard's
+    # column is Bruno's now.
+    await settled(table, ann[1])
+    seats = ann[1].last()["seats"]
+    assert seats[1]["earlier"] == [{"name": "Dov", "bot": False, "games": [1]}]
+    assert seats[0]["earlier"] == []
 
     # A restored table rebuilds the same holders from its log.
     table = await harness.restart(table)
     assert _who(table, 0) == [[("Ann", False, 0)], [("Dov", False, 0), ("Bruno", True, left_at)]]
     ann = await harness.join(table, host)
+    await play(table, {0: ann}, rng, until=lambda: table.info is not None
+               and len(table.info.holders) == 2)
+    await settled(table, ann[1])
+    assert ann[1].last()["seats"][1]["earlier"] == [{"name": "Dov", "bot": False, "games": [1]}]
     await play(table, {0: ann}, rng, until=lambda: table.match_id is not None)
 
     record = harness.store.matches[-1]
@@ -89,12 +99,16 @@ async def test_a_bot_replaced_between_games_keeps_the_games_it_played() -> None:
         await settled(table, cal[1], watching)
         assert cal[1].last()["game"] == watching.last()["game"] != ann[1].last()["game"]
         assert cal[1].last()["seats"][0]["played"] is None
+        assert cal[1].last()["seats"][1]["earlier"] == [{"name": "Bruno", "bot": True,
+                                                         "games": [1]}]
         # Back without the pause, from the log: the holders come back with the table.
         table = await harness.restart(table, fast_config())
         ann, cal = await harness.join(table, host), await harness.join(table, cal_token)
         await play(table, {0: ann, 1: cal}, rng, until=lambda: not table.game_over)
         await settled(table, cal[1])
         assert all(s["played"] is None for s in cal[1].last()["seats"])
+        assert [s["earlier"] for s in cal[1].last()["seats"]] == [
+            [], [{"name": "Bruno", "bot": True, "games": [1]}], [], []]
         await play(table, {0: ann, 1: cal}, rng, until=lambda: table.match_id is not None)
     finally:
         await harness.close()

@@ -87,7 +87,7 @@ async def test_host_sits_plays_with_bots_and_sees_only_its_hand(harness: Harness
     assert mine["seats"][0] == {"seat": 0, "kind": "human", "name": "Ann", "bot": None,
                                 "strength": None, "connected": True, "away": False,
                                 "ready": False, "back_by": None, "host": True,
-                                "played": None}
+                                "played": None, "earlier": []}
     assert [(s["name"], s["strength"]) for s in mine["seats"][1:]] == [
         ("Bruno", "normal"), ("Cleo", "easy"), ("Dov", "normal")]
     assert len(mine["game"]["hand"]) == len(dingo(table).game.hand(0)) > 0
@@ -436,7 +436,7 @@ async def test_an_absent_player_is_played_for_and_takes_the_seat_back() -> None:
                                                 "bot": None, "strength": None,
                                                 "connected": True, "away": False,
                                                 "ready": False, "back_by": None, "host": False,
-                                                "played": None}
+                                                "played": None, "earlier": []}
         assert back_conn.last()["seats"][1]["host"] is True and not back.host
     finally:
         await h.close()
@@ -973,7 +973,7 @@ async def test_the_host_role_passes_to_the_longest_seated_and_survives_a_restart
         assert b[1].last()["seats"][0] == {
             "seat": 0, "kind": "bot", "name": "Ada", "bot": "random", "strength": "easy",
             "connected": True, "away": False, "ready": False, "back_by": None, "host": False,
-            "played": None}
+            "played": None, "earlier": []}
         events = [e for e in b[1].last()["events"]]
         assert events == [{"type": "seat_replaced", "seat": 0, "kind": "random",
                            "player": "Ann", "left": False}]
