@@ -942,8 +942,20 @@ function renderScoreboard(ctx) {
     return;
   }
   const body = hook("scoreboard", m, ctx);
-  if (body) fill(box, body);
-  else fill(box);
+  const earlier = earlierLine(state.seats);
+  fill(box, body || null, earlier ? h("p", { class: "scoreboard__earlier", id: "scoreboard-earlier" }, earlier) : null);
+}
+
+/** "Dov played seat 2 in game 1, Bruno (bot) in games 2 and 3.": the scoreboard's columns
+ * are named for whoever holds each seat now, and a player who left mid-match (or the bot
+ * that stood in for one) played some of its games. */
+function earlierLine(seats) {
+  const word = roundWord();
+  const games = (numbers) => `${numbers.length > 1 ? `${word}s` : word} ${andList(numbers.map(String))}`;
+  return seats.filter((s) => s.earlier && s.earlier.length).map((s) => {
+    const [first, ...rest] = s.earlier.map((e) => ({ who: `${e.name}${e.bot ? " (bot)" : ""}`, when: games(e.games) }));
+    return `${first.who} played seat ${s.seat + 1} in ${first.when}${rest.map((e) => `, ${e.who} in ${e.when}`).join("")}.`;
+  }).join(" ");
 }
 
 // ---- keyboard: arrows move along the hand ------------------------------------------------------

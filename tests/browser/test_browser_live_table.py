@@ -770,6 +770,10 @@ def test_a_seat_freed_between_games_is_offered_over_the_results(
     told = cy.inner_text("#log") + cy.inner_text("#prompt")
     assert "Bruno" in told and "you score" not in told.lower(), told
     assert "You sat down in seat 2." in cy.inner_text("#log")
+    # The scoreboard's column is Cy's now; under it, whose the game in it was.
+    for page in (ann, cy):
+        page.wait_for_function("document.querySelector('#scoreboard-earlier')?.textContent"
+                               " === 'Bruno (bot) played seat 2 in game 1.'")
     shot(cy, "free-seat-taken-phone")
     cy.click("#show-results")  # (Ann's are still open)
     ann.click("#ready-btn")
