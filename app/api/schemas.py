@@ -121,15 +121,21 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
+class Ping(_Message):
+    """Is this socket alive? Answered ``pong`` at once, table busy or not."""
+
+    type: Literal["ping"]
+
+
 ClientMessage = Annotated[
     Hello | Sit | AddBot | RemoveBot | Start | Ready | Rematch | Chat | Sync | MakeHost
-    | ReplaceSeat | LeaveSeat,
+    | ReplaceSeat | LeaveSeat | Ping,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 #: The table's own message types (game actions are ``GameAction``).
 CLIENT_TYPES = frozenset({"hello", "sit", "add_bot", "remove_bot", "start", "ready", "rematch",
-                          "chat", "sync", "make_host", "replace_seat", "leave_seat"})
+                          "chat", "sync", "make_host", "replace_seat", "leave_seat", "ping"})
 assert not CLIENT_TYPES & GAME_TYPES, "a game action type is also a table message type"
 
 
@@ -284,8 +290,12 @@ class ChatLine(_Message):
     at: float
 
 
+class Pong(_Message):
+    type: Literal["pong"]
+
+
 ServerMessage = Annotated[
-    Welcome | Seated | Unseated | State | Delta | Ack | Error | ChatLine,
+    Welcome | Seated | Unseated | State | Delta | Ack | Error | ChatLine | Pong,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

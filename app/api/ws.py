@@ -27,6 +27,7 @@ from app.api.schemas import (
     ClientMessage,
     GameAction,
     Hello,
+    Ping,
     Sync,
 )
 from app.config import Settings
@@ -56,6 +57,10 @@ RATE_BURST = 100
 FLOOD_STRIKES = 400
 CLOSE_FLUSH_SECONDS = 2.0
 _INTENT_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,40}")
+#: A page's liveness probe (docs/protocol.md, "A socket can die without closing"): the
+#: exact text, answered by the process that holds the socket, before any table is asked.
+_PING = '{"type":"ping"}'
+_PONG = messages.encode({"type": "pong"})
 
 
 class SocketConnection:
@@ -328,6 +333,9 @@ async def _read(websocket: WebSocket, route: Route, settings: Settings,
             if verdict == "limited":
                 _refuse(client, metrics, "rate_limited", "too many messages; slow down")
             continue
+        if raw == _PING:  # (a busy table, or one moving between processes, must not delay it)
+            client.send(_PONG)
+            continue
         await route.handle(raw)
         # Frames already buffered come back without a pause: let the writers send the
         # answers before reading on, so a quick burst does not fill the send queue.
@@ -342,7 +350,9 @@ async def handle_frame(raw: str | bytes, table: Table, client: Client, metrics: 
         _refuse(client, metrics, parsed.code, parsed.message, parsed.intent_id)
         return
     message, intent_id = parsed
-    if isinstance(message, Hello):
+    if isinstance(message, Ping):  # (written otherwise than the read loop's _PING)
+        client.send(_PONG)
+    elif isinstance(message, Hello):
         await table.join(client, message.token)
     elif not client.joined:
         _refuse(client, metrics, "hello_first", "the first message must be hello", intent_id)

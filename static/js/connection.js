@@ -5,6 +5,8 @@
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
+/** How long a ping may go unanswered before the socket counts as dead. */
+const PONG_WAIT_MS = 5000;
 
 // Close codes after which reconnecting would not help (see docs/protocol.md).
 const FINAL_CODES = {
@@ -29,6 +31,7 @@ export class Connection {
     this.attempt = 0;
     this.timer = null;
     this.stopped = false;
+    this.probing = null;  // the timer of an unanswered ping
     window.addEventListener("online", () => this.retryNow());
     window.addEventListener("offline", () => this.drop());
   }
@@ -44,8 +47,10 @@ export class Connection {
       ws.send(JSON.stringify(this.hello()));
     });
     ws.addEventListener("message", (e) => {
+      if (this.ws === ws) this.heard();
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg.type === "pong") return;
       if (msg.type === "welcome") {
         this.attempt = 0;
         this.onStatus({ state: "open" });
@@ -80,9 +85,29 @@ export class Connection {
   drop() {
     const ws = this.ws;
     if (!ws || this.stopped) return;
+    this.heard();
     this.ws = null;
     ws.close();
     this.schedule();
+  }
+
+  /** Is the socket alive? A page that waits long for an answer asks: the server answers a
+   * ping at once, however busy the table (a bot thinking, a table moving between
+   * processes), so only a dead socket leaves it unanswered, and is dropped. */
+  probe() {
+    const ws = this.ws;
+    if (!ws || this.probing || !this.isOpen) return;
+    this.probing = setTimeout(() => {
+      this.probing = null;
+      if (this.ws === ws) this.drop();
+    }, PONG_WAIT_MS);
+    ws.send(JSON.stringify({ type: "ping" }));
+  }
+
+  /** Something came on the socket: it is alive. */
+  heard() {
+    clearTimeout(this.probing);
+    this.probing = null;
   }
 
   /** Reconnect at once (the network came back, or the user asked). */

@@ -204,19 +204,21 @@ let resyncRetry = null;
 const RESYNC_RETRY_MS = 3000;
 
 /**
- * The server answers every intent at once (an ack, a state or an error). One unanswered
- * this long on the socket it went out on means the socket died silently: a phone that
- * changed networks gets no "offline" event, and its socket may stay open, mute, for minutes
- * while the move says "Sending…". Drop it: the page reconnects and sends the intent again
- * (resendUnanswered; never made twice). An intent the table could not take for now
- * (S.unreached) is waiting on purpose.
+ * An intent unanswered this long on the socket it went out on: the table may be busy (a bot
+ * thinking), or the socket died silently (a phone that changed networks gets no "offline"
+ * event, and its socket may stay open, mute, for minutes while the move says "Sending…").
+ * Ask the socket (conn.probe): a dead one is dropped, and the page reconnects and sends the
+ * intent again (resendUnanswered; never made twice). Asked again while the wait goes on.
+ * An intent the table could not take for now (S.unreached) waits on purpose.
  */
 const ANSWER_WAIT_MS = 10000;
 
 function expectAnswer(id) {
   const socket = conn.ws;
   setTimeout(() => {
-    if (S.outbox.has(id) && !S.unreached.has(id) && conn.ws === socket) conn.drop();
+    if (!S.outbox.has(id) || S.unreached.has(id) || conn.ws !== socket) return;
+    conn.probe();
+    expectAnswer(id);
   }, ANSWER_WAIT_MS);
 }
 

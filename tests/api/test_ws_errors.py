@@ -156,6 +156,20 @@ async def test_a_message_over_the_size_limit_closes_the_socket(live: Live) -> No
     assert live.manager.get(table_id).version == players[0].state["v"]
 
 
+async def test_a_ping_is_answered_at_once_while_the_table_is_busy(live: Live) -> None:
+    """A page that waits long for an answer asks the socket whether it is alive: the
+    process holding the socket answers, table busy or not, and the table is not asked."""
+    table_id, players, _ = await live.started()
+    table = live.manager.get(table_id)
+    async with table._lock:  # (a bot thinking, a slow commit)
+        await players[1].ws.send('{"type":"ping"}')
+        assert await players[1].recv() == {"type": "pong"}
+    # Written otherwise it is still a ping (answered by the table's process).
+    await players[1].ws.send('{ "type": "ping" }')
+    assert await players[1].recv() == {"type": "pong"}
+    assert table.version == players[1].state["v"]
+
+
 async def test_an_unknown_table_is_refused(live: Live) -> None:
     async with connect(f"ws://{live.base}/ws/nothere") as ws:
         error = orjson.loads(await ws.recv())

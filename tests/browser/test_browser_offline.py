@@ -57,7 +57,9 @@ class Network:
     ``mode``: "up" (through to the server), "refuse" (a new socket is closed at once),
     "hang" (a new socket opens but nothing answers it: the page has said hello and waits).
     ``hold_intent``: the next game intent the page sends is kept from the server
-    ("up", lost on its way) or its answers are kept from the page ("down"), or kept from
+    ("up", lost on its way: the socket goes on carrying everything else, as a live socket to
+    a busy table does), or its answers are kept from the page ("down"), or it and everything
+    after it, both ways ("mute": a socket that died without closing), or kept from
     the server and answered ``service_unavailable`` as a server does while the table's
     owner cannot be reached ("unreached"; ``reach`` then plays the owner coming back).
     ``build``: set, every ``welcome`` from then on says the server serves that client code
@@ -85,10 +87,13 @@ class Network:
             return
         server = ws.connect_to_server()
         answers_held = {"on": False}
+        muted = {"on": False}
 
         def up(message: str | bytes) -> None:
             msg = json.loads(message)
             sent.append(msg)
+            if muted["on"]:
+                return
             if self.hold_intent and "v" in msg and "id" in msg:
                 self.held.append(msg)
                 if self.hold_intent == "unreached":
@@ -97,7 +102,8 @@ class Network:
                                         "message": "the table cannot be reached right now;"
                                                    " retrying", "id": msg["id"]}))
                     return
-                if self.hold_intent == "up":
+                if self.hold_intent in ("up", "mute"):
+                    muted["on"] = self.hold_intent == "mute"
                     self.hold_intent = None
                     return
                 answers_held["on"] = True
@@ -105,6 +111,8 @@ class Network:
             server.send(message)
 
         def down(message: str | bytes) -> None:
+            if muted["on"]:
+                return
             if self.build is not None and json.loads(message)["type"] == "welcome":
                 message = json.dumps({**json.loads(message), "build": self.build})
             if answers_held["on"]:
@@ -167,14 +175,22 @@ def retry_now(page: Page) -> None:
 
 
 def hold_a_move(page: Page, net: Network, lost: str) -> dict[str, Any]:
-    """Make the first move offered, and keep it from the server (``lost`` "up") or its
-    answers from the page ("down"); the intent."""
+    """Make the first move offered, and keep it from the server (``lost`` "up" or "mute")
+    or its answers from the page ("down"); the intent."""
     net.hold_intent = lost
     page.locator(ENABLED).first.click()
-    until(page, lambda: bool(net.held) if lost == "up" else any(
+    until(page, lambda: bool(net.held) if lost in ("up", "mute") else any(
         m.get("ack") is not None or m.get("type") == "ack" for m in net.held[1:]),
         "the move (up) or its answer (down) to be held")
     return net.held[0]
+
+
+def until_after(page: Page, seconds: float, check: Callable[[], bool], what: str) -> None:
+    """``until``, for what may take ``seconds`` to come."""
+    deadline = time.monotonic() + seconds + WAIT_SECONDS
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        page.wait_for_timeout(100)
 
 
 def back_online(page: Page, net: Network) -> None:
@@ -325,25 +341,47 @@ def test_a_move_sent_just_before_the_drop_is_made_once_after_the_reconnect(
     assert len([line for line in log if re.match(r"(You|Ann) (?!sat down)", line)]) == 1, log
 
 
-@pytest.mark.parametrize("lost", ["up", "down"])
+#: How long a page waits for an answer before it asks the socket, and then for the pong.
+ANSWER_WAIT, PONG_WAIT = 10.0, 5.0
+
+
+@pytest.mark.parametrize("lost", ["mute", "down"])
 def test_a_socket_that_died_silently_is_dropped_and_the_move_made_once(
         steady_server: str, open_page: Callable[..., Page], lost: str) -> None:
-    """No close, no "offline" event (a phone that changed networks): the move, or its answer,
-    is lost, and the socket stays open and mute. Ten seconds without the answer, the page
-    drops the socket itself, reconnects and sends the move again: it is made once."""
+    """No close, no "offline" event (a phone that changed networks): the socket stays open
+    and carries nothing more, from the move on ("mute") or from its answer on ("down"). Ten
+    seconds without the answer the page pings; five more without the pong, it drops the
+    socket, reconnects and sends the move again: it is made once."""
     page = open_page(PHONE)
     net = Network(page)
     sit_to_play(page, steady_server, "mate")
     intent = hold_a_move(page, net, lost)
     assert page.inner_text("#prompt") == "Sending\u2026"
-    until(page, lambda: len(net.sent) == 2 and intent in net.sent[-1],
-          "the page to give up on the socket and send the move again")
+    until_after(page, ANSWER_WAIT + PONG_WAIT, lambda: len(net.sent) == 2
+                and intent in net.sent[-1], "the page to give up on the socket and send the "
+                "move again")
+    assert {"type": "ping"} in net.sent[0]
     assert net.sent[-1][0]["type"] == "hello" and net.sent[-1][1] == intent, net.sent[-1]
     page.wait_for_function("!document.querySelector('#hand.hand--busy')")
     page.wait_for_selector("#conn.conn--open")
     assert page.locator(".toast--error").count() == 0
     log = page.locator("#log li").all_inner_texts()
     assert len([line for line in log if re.match(r"(You|Ann) (?!sat down)", line)]) == 1, log
+
+
+def test_a_slow_answer_on_a_live_socket_is_waited_for(
+        steady_server: str, open_page: Callable[..., Page]) -> None:
+    """The table is slow to answer (a bot thinking, a table moving between processes) but
+    the socket is alive: it answers the page's ping, so the page keeps it and waits."""
+    page = open_page()
+    net = Network(page)
+    sit_to_play(page, steady_server, "divide")
+    hold_a_move(page, net, "up")
+    until_after(page, ANSWER_WAIT, lambda: {"type": "ping"} in net.sent[0], "the ping")
+    page.wait_for_timeout((PONG_WAIT + 1) * 1000)
+    assert len(net.sent) == 1, "a live socket was dropped"
+    assert page.inner_text("#prompt") == "Sending\u2026"
+    assert page.locator("#conn.conn--open").count() == 1
 
 
 def test_a_move_answered_while_offline_frees_the_hand_when_this_seat_is_asked_again(
