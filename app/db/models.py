@@ -79,8 +79,9 @@ NameKey = String().with_variant(String(collation="NOCASE"), "sqlite")
 
 def name_key(name: str) -> str:
     """The form of a player name that searches compare: trimmed, casefolded and without
-    accents ("Zoë" and "zoe" find each other: people often type names without them).
-    Migration 0008 keeps the same fold: change them together."""
+    accents, i.e. combining marks ("Zoë" and "zoe" find each other: people often type
+    names without them; a letter of its own such as "ł" or "ø" stays). The stored keys
+    are folded so: a change here needs a migration that folds them again, as 0008 does."""
     spaced = " ".join(name.split()).casefold()
     bare = "".join(ch for ch in unicodedata.normalize("NFD", spaced)
                    if not unicodedata.combining(ch))

@@ -58,7 +58,7 @@ async def list_matches(
 
     ``player`` holds one or more words; a match is kept when each word starts
     the name of one of its seats, or a word of that name, ignoring case and
-    repeated spaces (``"an"`` finds Ann, ANNA and "Bot Ann", not Joan; ``"ann bea"``
+    repeated spaces and accents (``"an"`` finds Ann, ANNA and "Bot Ann", not Joan; ``"ann bea"``
     finds matches with both). A prefix search can use the ``name_key`` index on
     both backends, a substring search could not. LIKE wildcards in the words are
     matched literally. ``table_id`` and ``game`` (a registry name) must match
@@ -66,7 +66,10 @@ async def list_matches(
     the match ended.
     """
     filters: list[ColumnElement[bool]] = []
-    for term in name_terms(player or ""):
+    terms = name_terms(player or "")
+    if player is not None and not terms:
+        filters.append(false())  # only accents (marks with nothing to sit on): no name
+    for term in terms:
         filters.append(MatchRecord.id.in_(
             select(MatchPlayer.match_id).where(or_(
                 MatchPlayer.name_key.like(like_prefix(term), escape="\\"),

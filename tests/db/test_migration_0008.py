@@ -62,3 +62,4 @@ async def test_old_keys_are_folded_again_and_back(empty_url: str) -> None:
     for words in ("zoe", "Zoë", "emilie", "noel z", "BJORK", "zoé"):
         assert await _found(empty_url, words) == 1, words
     assert await _found(empty_url, "zoey") == 0
+    assert await _found(empty_url, "\u0301") == 0  # an accent alone names nobody
