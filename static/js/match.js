@@ -4,7 +4,7 @@
 // in the server's words (`say`), and the standing the match was decided on (`rule`).
 
 import { $, h, fill, formatSpan, plural } from "./dom.js";
-import { getJSON, historyHref } from "./api.js";
+import { ApiError, getJSON, historyHref } from "./api.js";
 import { cardName } from "./cards.js";
 import { alsoPlayed, avatar, botBadge, heldBy, loadFailed, readerSeat, seatNames, youBadge } from "./render.js";
 import { signed } from "./words.js";
@@ -25,7 +25,7 @@ function render(m) {
   const name = (seat) => names[seat];
   const me = readerSeat(m.table_id, m.players);
   const head = h("div", { class: "page-head" },
-    h("a", { class: "back-link", href: historyHref() }, "\u2190 All matches"),
+    backLink(),
     h("h1", {}, `Match #${m.id}`),
     h("p", { class: "match-game" }, h("span", { class: "badge badge--game" }, m.game_title || "Dingo")),
     h("p", { class: "muted" },
@@ -139,7 +139,7 @@ function renderGeneric(m) {
     return perSeat.map(([key, v]) => `${key.replace(/_/g, " ")}: ${seats.map((s) => `${name(s)} ${v[s]}`).join(" · ")}`).join("; ");
   };
   const head = h("div", { class: "page-head" },
-    h("a", { class: "back-link", href: historyHref() }, "\u2190 All matches"),
+    backLink(),
     h("h1", {}, `Match #${m.id}`),
     h("p", { class: "match-game" }, h("span", { class: "badge badge--game" }, m.game_title)),
     h("p", { class: "muted" },
@@ -180,6 +180,12 @@ function renderGeneric(m) {
     table, seatChanges(m, name));
 }
 
+/** Back to the history as this tab last searched it, and said so. */
+function backLink() {
+  const href = historyHref();
+  return h("a", { class: "back-link", href }, href === "/history" ? "\u2190 All matches" : "\u2190 Back to your search");
+}
+
 /** While the advice on some game is being worked out, look again now and then. */
 const ADVICE_POLL_MS = 10000;
 
@@ -191,7 +197,8 @@ async function main({ again = false } = {}) {
     render(m);
     if ((m.games || []).some((g) => g.advice === "pending")) setTimeout(() => main({ again: true }), ADVICE_POLL_MS);
   } catch (e) {
-    if (again) setTimeout(() => main({ again: true }), ADVICE_POLL_MS);
+    // (A look for advice that fails for a moment keeps the page; one for a match gone, not.)
+    if (again && !(e instanceof ApiError && e.status === 404)) setTimeout(() => main({ again: true }), ADVICE_POLL_MS);
     else fill($("#match"), loadFailed(e, "match", "There is no finished match with this number."));
   }
 }

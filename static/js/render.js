@@ -76,9 +76,11 @@ export function loadFailed(error, what, missing) {
 
 /** The first character a reader sees: a whole emoji ("👩‍👩‍👧" is five code points, eight
  * UTF-16 units), not half of one (charAt would give a lone surrogate, drawn as "�"). */
+const graphemes = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter() : null;
+
 function firstGrapheme(text) {
-  if (typeof Intl !== "undefined" && Intl.Segmenter) {
-    for (const { segment } of new Intl.Segmenter().segment(text)) return segment;
+  if (graphemes) {
+    for (const { segment } of graphemes.segment(text)) return segment;
     return "";
   }
   return Array.from(text)[0] || "";

@@ -251,6 +251,7 @@ def test_a_record_that_fails_to_load_is_not_called_missing(
     page.click(f'a.match-row[href="/matches/{first}"]')
     page.wait_for_selector("#score-table")
     assert page.get_attribute(".back-link", "href") == "/history?player=Ann"
+    assert page.inner_text(".back-link") == "\u2190 Back to your search"
     # (The server answers a page for an unknown match with its 404 page: this is one gone
     # between the page and its data.)
     page.route(f"**/api/matches/{first}", lambda route: route.fulfill(status=404, body=""))
