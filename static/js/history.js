@@ -60,9 +60,12 @@ function writeQuery(query, push) {
   else history.replaceState(null, "", url);
 }
 
-// The game filter offers the games that have finished matches (GET /api/matches/games).
+// The game filter offers the games that have finished matches (GET /api/matches/games),
+// and one chosen in the address that has none yet, if the site hosts it (GET /api/games).
 let gamesListed = null;
+let gamesHosted = null;
 
+/** Fill the game filter; false if the game chosen is none the site hosts ("?game=chess"). */
 async function listGames(chosen) {
   const select = $("#game");
   if (!gamesListed) {
@@ -71,9 +74,18 @@ async function listGames(chosen) {
   const listed = await gamesListed;
   const options = [h("option", { value: "" }, "All games"),
     ...listed.map((g) => h("option", { value: g.game }, g.game_title))];
-  if (chosen && !listed.some((g) => g.game === chosen)) options.push(h("option", { value: chosen }, chosen));
+  let known = !chosen || listed.some((g) => g.game === chosen);
+  if (!known) {
+    if (!gamesHosted) gamesHosted = getJSON("/api/games").catch(() => null);
+    const hosted = await gamesHosted;
+    const game = hosted && hosted.find((g) => g.name === chosen);
+    // (Not known to be hosted when the list could not be read: kept as it was asked.)
+    known = Boolean(game) || hosted === null;
+    if (known) options.push(h("option", { value: chosen }, game ? game.title : chosen));
+  }
   fill(select, options);
-  select.value = chosen;
+  select.value = known ? chosen : "";
+  return known;
 }
 
 // Loads asked for so far: an answer that comes back after a later search's is dropped.
@@ -84,7 +96,11 @@ async function load(query) {
   // The fields first, before anything is awaited: a name typed while the page's first
   // load waits for the games list must not be written over by it.
   for (const name of FIELDS) if (name !== "game") $(`#${name}`).value = query[name];
-  await listGames(query.game);
+  if (!(await listGames(query.game))) {
+    if (ticket !== loads) return;  // (a later search has the address)
+    query = { ...query, game: "" };  // no such game: every game, and the address says so
+    writeQuery(query, false);
+  }
   const q = new URLSearchParams({ limit: String(LIMIT), offset: String(query.offset) });
   for (const name of FIELDS) if (query[name].trim()) q.set(name, query[name].trim());
   // The days are the reader's, as the list's dates are (the server's default is UTC).

@@ -226,6 +226,14 @@ def test_history_reads_an_odd_link_without_a_refusal(records: dict[str, Any],
     page.wait_for_selector("#results .empty-state")
     assert "No finished match matches this search" in page.inner_text("#results")
     assert page.input_value("#player") == "Ann" + "x" * 197
+    # A game the site does not host is no filter; one it hosts is, by its title.
+    page.goto(f"{base}/history?game=chess")
+    page.wait_for_selector("#results .match-row")
+    assert page.url == f"{base}/history" and page.input_value("#game") == ""
+    assert "chess" not in page.inner_text("#game")
+    page.goto(f"{base}/history?game=bingo")
+    page.wait_for_selector("#results .empty-state")
+    assert page.eval_on_selector("#game", "s => s.selectedOptions[0].textContent") == "Bingo"
     page.goto(f"{base}/history?offset=99999999999999999999")
     page.wait_for_selector("#last-page")
     assert page.url == f"{base}/history?offset={2**31 - 1}"
