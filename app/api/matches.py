@@ -214,6 +214,8 @@ class GameReplay(BaseModel):
     match_id: int
     game: str
     game_title: str
+    #: The table the match was played at: a browser that sat there marks its own seat.
+    table_id: str
     number: int
     dealer: int
     seed: int | None
@@ -472,7 +474,8 @@ async def replay(match_id: MatchId, number: GameNumber,
     replayed = replay_game(setup["hands"], setup["dealer"], game.actions, _names_at(holders),
                            open_discards=bool(match.options.get("open_discards")))
     return GameReplay(match_id=match_id, game=DINGO, game_title=game_title(DINGO),
-                      number=number, dealer=setup["dealer"], seed=setup.get("seed"),
+                      table_id=match.table_id, number=number, dealer=setup["dealer"],
+                      seed=setup.get("seed"),
                       players=players, holders=_public(holders), advice=_advice(game.advice),
                       stand_in=game.stand_in or [], **replayed)
 

@@ -8,7 +8,7 @@ import { $, h, fill } from "./dom.js";
 import { fillNames, loadGameModule, safeGameName } from "./games/load.js";
 import { getJSON } from "./api.js";
 import { cardEl, cardName, pileValue, rankLabel, rankPlural } from "./cards.js";
-import { avatar, botBadge, cardRow, lineEl, loadFailed, readerSeat, seatNames } from "./render.js";
+import { avatar, botBadge, cardRow, lineEl, loadFailed, readerSeat, seatNames, youBadge } from "./render.js";
 import { describeEvent, secondPerson, signed } from "./words.js";
 
 const [, , matchId, , gameNumber] = location.pathname.split("/").map(decodeURIComponent);
@@ -79,7 +79,7 @@ function drawTable(frame) {
     felt.appendChild(h("div", { class: ["rseat", `rseat--${pos}`, turn && "rseat--turn"], dataset: { seat: String(seat) } },
       h("div", { class: "rseat__head" }, avatar(nameOf(seat), seat),
         h("span", { class: "rseat__name" }, nameOf(seat)),
-        botBadge(holderAt(seat)),
+        botBadge(holderAt(seat)), youBadge(seat, R.mine),
         seat === R.data.dealer ? h("span", { class: "badge badge--dealer", title: "Dealer" }, "D") : null,
         h("span", { class: "rseat__score", title: "Points this game" }, signed(frame.scores[seat]))),
       h("div", { class: "rseat__hand" }, cardRow(frame.hands[seat], { size: "sm", label: `${nameOf(seat)}'s hand` })),
@@ -271,7 +271,7 @@ function drawGeneric(frame) {
     felt.appendChild(h("div", { class: ["rseat", "gseat", `rseat--${positionOf(seat)}`, toAct.has(seat) && "rseat--turn"], dataset: { seat: String(seat) } },
       h("div", { class: "rseat__head" }, avatar(nameOf(seat), seat),
         h("span", { class: "rseat__name" }, nameOf(seat)),
-        botBadge(holderAt(seat)),
+        botBadge(holderAt(seat)), youBadge(seat, R.mine),
         seat === R.seen ? h("span", { class: "badge", title: "The replay is seen from this seat" }, "seen from") : null),
       slot));
   }
@@ -349,7 +349,6 @@ async function startGeneric() {
   // Seen from the seat the link names, else from the one this browser played, else seat 0.
   const seen = new URLSearchParams(location.search).get("seen");
   const seat = Number.parseInt(seen ?? "", 10);
-  R.mine = readerSeat(R.data.table_id, allHolders());
   R.seen = seen === "spectator" ? null
     : (seat >= 0 && seat < R.data.seats ? seat : R.mine ?? 0);
   R.module = await loadModule(R.data.game);
@@ -410,6 +409,7 @@ async function main() {
   const title = R.data.game_title || "Dingo";
   document.title = `Match #${matchId}, ${title} game ${gameNumber} replay · Dingo Online`;
   $("#replay-title").textContent = `Match #${matchId} · ${title} · Game ${gameNumber}`;
+  R.mine = readerSeat(R.data.table_id, allHolders());  // (the seat this browser played)
   if (R.data.game && R.data.game !== "dingo") await startGeneric();
   drawSteps();
   wire();

@@ -128,6 +128,14 @@ def test_the_match_record_says_you_to_the_one_who_played(
         if who == "Ann":
             assert "Ann" in yours.locator("xpath=..").inner_text()
             shot(page, "match-you")
+        # Its replay marks the seat too, as the match page does.
+        page.goto(f"{server}{finished_match['record_url']}/games/1")
+        page.wait_for_selector(".rseat__name")
+        mine = page.locator(".rseat .badge--you")
+        assert mine.count() == (who == "Ann"), who
+        if who == "Ann":
+            assert page.locator(f'.rseat[data-seat="{ann["seat"]}"] .badge--you').count() == 1
+            shot(page, "replay-you")
 
 
 def test_the_history_finds_the_match_and_replays_it(

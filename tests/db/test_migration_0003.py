@@ -171,6 +171,7 @@ async def test_old_matches_list_show_and_replay_as_before(
                           "dealer": game["dealer"], "seed": game["seed"],
                           "players": old["players"], **frames}
             assert replay == {**old_replay, "game": "dingo", "game_title": "Dingo",
+                              "table_id": record["table_id"],
                               "advice": {"status": "pending", "why": None, "deals": None,
                                          "playouts": None, "decisions": [],
                                          "mistakes": None},
