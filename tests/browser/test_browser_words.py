@@ -115,3 +115,20 @@ def test_an_avatar_shows_the_first_character_whole(server: str,
         }""", names)
     assert got == ["A", "\U0001F469\u200D\U0001F469\u200D\U0001F467", "\U0001F98A", "\u00c9",
                    "?", "?"]
+
+
+def test_a_match_played_to_points_is_won_with_points(server: str,
+                                                    open_page: Callable[..., Page]) -> None:
+    """The log's last line says what decided the match: games won, or the points target."""
+    page = open_page()
+    page.goto(f"{server}/")
+    got = page.evaluate(
+        """async () => {
+          const dingo = (await import('/static/js/games/dingo/index.js')).default;
+          const ev = {type: 'match_over', winner: 3, game_wins: [1, 0, 0, 2],
+                      totals: [5, -2, 3, 16]};
+          const name = (s) => ['You', 'Bob', 'Cleo', 'Dov'][s];
+          return [{points_to_win: 12, games_to_win: 50}, {games_to_win: 2}].map(
+            (options) => dingo.describe(ev, {name, options}).join(''));
+        }""")
+    assert got == ["Dov wins the match with 16 points!", "Dov wins the match with 2 games won!"]

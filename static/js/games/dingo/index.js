@@ -523,6 +523,12 @@ export default {
   },
 
   describe(event, ctx) {
+    const target = ctx.options && ctx.options.points_to_win;
+    if (event.type === "match_over" && target) {
+      // Played to a points target: the points decided it, not the games won.
+      const w = event.winner;
+      return [`${ctx.name(w)} ${ctx.name(w) === "You" ? "win" : "wins"} the match with ${plural(event.totals[w], "point")}!`];
+    }
     return describeEvent(event, ctx.name);
   },
 
