@@ -148,18 +148,19 @@ class TableViews:
             seen = self._seats_seen = (key, [
                 {**s.public(host_hash, strengths),
                  "played": None if p is None else {"name": p[0], "bot": p[1]},
-                 "earlier": self._earlier(s)}
+                 "earlier": self._earlier(s, p)}
                 for s, p in zip(self.seats, played or [None] * len(self.seats), strict=True)])
         return seen[1]
 
-    def _earlier(self, seat: Seat) -> list[dict[str, Any]]:
+    def _earlier(self, seat: Seat, played: tuple[str, bool] | None) -> list[dict[str, Any]]:
         """Who else held ``seat`` in this match, each with the games (numbered from 1) they
-        played in it, in the order they first did: the scoreboard's columns are named for
-        whoever holds a seat now, and a player who left mid-match played its first games."""
+        played in it, in the order they first did. Else than whom the scoreboard's column
+        is named for: whoever holds the seat now, or between games whoever ended the game on
+        the felt (``played``). A player who left mid-match played some of its games."""
         info = self.info
         if info is None:
             return []
-        now = (seat.name, seat.bot is not None)
+        now = played if played is not None else (seat.name, seat.bot is not None)
         games: dict[tuple[str, bool], list[int]] = {}
         for number, held in enumerate(info.holders, start=1):
             for holder in held[seat.index]:

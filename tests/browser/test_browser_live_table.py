@@ -770,10 +770,8 @@ def test_a_seat_freed_between_games_is_offered_over_the_results(
     told = cy.inner_text("#log") + cy.inner_text("#prompt")
     assert "Bruno" in told and "you score" not in told.lower(), told
     assert "You sat down in seat 2." in cy.inner_text("#log")
-    # The scoreboard's column is Cy's now; under it, whose the game in it was.
-    for page in (ann, cy):
-        page.wait_for_function("document.querySelector('#scoreboard-earlier')?.textContent"
-                               " === 'Bruno (bot) played seat 2 in game 1.'")
+    # Until the next deal the scoreboard's column is Bruno's (his game is on the felt).
+    assert not cy.locator("#scoreboard-earlier").count()
     shot(cy, "free-seat-taken-phone")
     cy.click("#show-results")  # (Ann's are still open)
     ann.click("#ready-btn")
@@ -785,3 +783,6 @@ def test_a_seat_freed_between_games_is_offered_over_the_results(
     for page in (ann, cy):  # the next game is dealt: the results close
         page.wait_for_selector("#overlay", state="hidden")
         assert page.locator("#ready-btn").count() == 0
+        # The scoreboard's column is Cy's now; under it, whose the game in it was.
+        page.wait_for_function("document.querySelector('#scoreboard-earlier')?.textContent"
+                               " === 'Bruno (bot) played seat 2 in game 1.'")

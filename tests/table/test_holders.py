@@ -7,7 +7,7 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
-from tablekit import FakeConn, Harness, answer, fast_config, play, settled
+from tablekit import FakeConn, Harness, answer, fast_config, play, settled, wait_until
 
 from app.db.match_record import parse_match_record
 from app.table.client import Client
@@ -99,8 +99,8 @@ async def test_a_bot_replaced_between_games_keeps_the_games_it_played() -> None:
         await settled(table, cal[1], watching)
         assert cal[1].last()["game"] == watching.last()["game"] != ann[1].last()["game"]
         assert cal[1].last()["seats"][0]["played"] is None
-        assert cal[1].last()["seats"][1]["earlier"] == [{"name": "Bruno", "bot": True,
-                                                         "games": [1]}]
+        # The column is still Bruno's (``played``), and nobody else played the seat yet.
+        assert cal[1].last()["seats"][1]["earlier"] == []
         # Back without the pause, from the log: the holders come back with the table.
         table = await harness.restart(table, fast_config())
         ann, cal = await harness.join(table, host), await harness.join(table, cal_token)
@@ -129,3 +129,33 @@ async def test_a_seat_given_away_before_its_player_moved_was_never_theirs(
     assert table._game_steps == 0  # Mate opens with both players' face-down choice
     assert (await answer(table, *dov, {"type": "leave_seat", "id": "l"}))["type"] == "ack"
     assert _who(table, 0)[1] == [("Bruno", True, 0)]
+
+
+async def test_a_host_who_left_and_sat_again_is_named_under_the_stand_in_s_column() -> None:
+    """Ann (the host) leaves mid-game; the bot plays on. Between games she removes it and
+    sits again: the finished game's column is still the bot's (``played``), so the note
+    under it names her, who played the game's start; from the next deal it names the bot."""
+    harness = Harness(fast_config(next_game_seconds=30.0))
+    try:
+        table, _host, ann, dov = await _mate_started(harness)
+        rng = random.Random(11)
+        await play(table, {0: ann, 1: dov}, rng, until=lambda: table._game_steps >= 3)
+        assert (await answer(table, *ann, {"type": "leave_seat", "id": "l"}))["type"] == "ack"
+        await play(table, {1: dov}, rng, until=lambda: table.game_over)
+        assert (await answer(table, *ann, {"type": "remove_bot", "seat": 0,
+                                           "id": "r"}))["type"] == "ack"
+        assert (await answer(table, *ann, {"type": "sit", "seat": 0, "name": "Ann",
+                                           "id": "s2"}))["type"] == "ack"
+        await settled(table, ann[1])
+        seat = ann[1].last()["seats"][0]
+        assert seat["played"] == {"name": "Ada", "bot": True}
+        assert seat["earlier"] == [{"name": "Ann", "bot": False, "games": [1]}]
+        assert (await answer(table, *dov, {"type": "ready", "id": "d"}))["type"] == "ack"
+        assert (await answer(table, *ann, {"type": "ready", "id": "a"}))["type"] == "ack"
+        await wait_until(lambda: not table.game_over)
+        await settled(table, ann[1])
+        seat = ann[1].last()["seats"][0]
+        assert seat["played"] is None
+        assert seat["earlier"] == [{"name": "Ada", "bot": True, "games": [1]}]
+    finally:
+        await harness.close()
