@@ -489,10 +489,13 @@ class Game(GameViews):
             raise IllegalAction(f"{code(cards[0])} is named twice")
         for c in cards:
             if not WOLVES[rank] >> c & 1:
+                # What this seat may play instead: its wolves of the rank (those still in
+                # its hand: one played earlier in the hunt, or held by another, is not).
+                held = codes(cards_in(WOLVES[rank] & hand))
                 raise IllegalAction(
-                    f"{code(c)} is not a wolf of this hunt: only the {RANKS[rank]} of clubs "
-                    f"and of spades may be played now"
-                )
+                    f"{code(c)} is not a wolf of this hunt: "
+                    + (f"you may play {' or '.join(held)}, or no wolf" if held
+                       else "you hold no wolf of it: play no wolf"))
             if not hand >> c & 1:
                 raise IllegalAction(f"{code(c)} is not in your hand")
 

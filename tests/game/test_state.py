@@ -307,7 +307,8 @@ def test_only_wolves_of_the_hunted_rank_may_be_played() -> None:
     game = scripted({"7H": 0, "7C": 1, "7S": 2, "8C": 1})
     decline_until(game, "7")
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="8C is not a wolf of this hunt"):
+    with pytest.raises(IllegalAction, match=r"^8C is not a wolf of this hunt: you may play "
+                                            r"7C, or no wolf$"):
         game.apply(Action(1, PLAY, (parse_card("8C"),)))
     with pytest.raises(IllegalAction, match="7S is not in your hand"):
         game.apply(Action(1, PLAY, (parse_card("7S"),)))
