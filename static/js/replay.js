@@ -304,7 +304,7 @@ function drawGenericNow(frame, view, ctx) {
   // Who is to act next, told as a spectator is told (names), not the seat's own instruction.
   const next = !last && frame.spectator && frame.spectator.prompt;
   fill(box,
-    h("p", { class: "step-now__title" }, R.index === 0 ? "The deal" : `Step ${frame.index}: ${reader() === frame.seat ? "you" : nameOf(frame.seat)}`),
+    h("p", { class: "step-now__title" }, R.index === 0 ? "The deal" : `Step ${frame.index}: ${nameOf(frame.seat)}`),
     lines.length ? h("ul", { class: "step-events", id: "step-says" }, lines.map((text) => h("li", {}, text))) : null,
     next ? h("p", { class: "muted step-prompt", id: "step-next" }, say(next)) : null,
     last && R.data.say ? h("div", { class: "score-change score-change--final" }, h("p", { class: "step-now__title", id: "game-say" }, final === undefined ? R.data.say : ctx.sayYou(final))) : null,
@@ -314,13 +314,10 @@ function drawGenericNow(frame, view, ctx) {
 function drawGenericSteps() {
   const list = $("#steps");
   fill(list, frames().map((frame, i) => {
-    // The module's sum of the step, else the server's first sentence (who did what), else
-    // the seat and the action's type; worded as the board is: seen from the seat this
-    // browser played, that seat is "you" (the list is drawn again when the seat changes).
+    // The module's sum of the step, else the server's first sentence (who did what; the
+    // list is the same from every seat), else the seat and the action's type.
     const first = hook("stepSay", frame.events || []) ?? narration(frame)[0];
-    const mine = reader();
-    const text = i === 0 ? "The deal" : first ? say(mine === null ? first : secondPerson(first, mine), i)
-      : `${mine === frame.seat ? "You" : nameOf(frame.seat, i)}: ${frame.action.type || "moves"}`;
+    const text = i === 0 ? "The deal" : first ? say(first, i) : `${nameOf(frame.seat, i)}: ${frame.action.type || "moves"}`;
     return h("li", { dataset: { index: String(i) } },
       h("button", { type: "button", class: "step-btn", onclick: () => { stop(); show(i); } },
         h("span", { class: "step-btn__n" }, String(i)), h("span", {}, text)));
@@ -338,7 +335,7 @@ function drawSeenFrom() {
     choices.map((seat) => h("button", {
       type: "button", class: "btn btn--small", "aria-pressed": String(seat === R.seen),
       dataset: { seen: seat === null ? "spectator" : String(seat) },
-      onclick: () => { R.seen = seat; drawSeenFrom(); drawSteps(); show(R.index, { scroll: false }); },
+      onclick: () => { R.seen = seat; drawSeenFrom(); show(R.index, { scroll: false }); },
     }, seat === null ? "Spectator" : seatTitle(seat))));
   const old = $("#seen-from");
   if (old) old.replaceWith(bar);
