@@ -18,7 +18,7 @@ import { applyDelta } from "./patch.js";
 import { lineEl } from "./render.js";
 import { setupAlerts, turnAlert } from "./table/alerts.js";
 import {
-  ALL_POSITIONS, G, S, gameOver, gameTitle, has, hook, isMyTurn, loadGame, loadList, nameOf,
+  ALL_POSITIONS, G, S, freeSeats, gameOver, gameTitle, has, hook, isMyTurn, loadGame, loadList, nameOf,
   occupantName, plainName, positionOf, reader, roundWord, saveList, say, sayYou, seatCount, status, tableId, toAct,
 } from "./table/state.js";
 import { addChat, addLog, describe, logEvents, renderChat, renderLog, replaceGameLog } from "./table/log.js";
@@ -696,7 +696,7 @@ async function shareLink(url) {
 
 function lobbyPanel() {
   const seats = S.state.seats;
-  const empty = seats.filter((s) => s.kind === "empty").length;
+  const empty = freeSeats().length;
   const panel = h("div", { class: "center-panel", id: "lobby" },
     h("h2", {}, empty ? "Waiting for players" : "Everyone is seated"),
     h("p", { class: "muted" }, "Share this link: friends can sit in an empty seat or watch."),
@@ -800,7 +800,7 @@ function resultPanel(ctx) {
   }
   // An empty seat (a bot removed, a seat freed) holds the table until someone takes it:
   // said above the buttons (a long panel scrolls), and offered to whoever watches.
-  const free = state.seats.filter((s) => s.kind === "empty").map((s) => s.seat);
+  const free = freeSeats();
   if (free.length && S.seat === null && !S.inert) {
     buttons.appendChild(h("button", {
       class: "btn btn--primary", type: "button", id: "take-seat",
@@ -892,8 +892,8 @@ function promptFor(ctx) {
     return { parts: [why], offline: true };
   }
   if (!g) {
-    if (watching && !S.host) return { parts: [state.seats.some((s) => s.kind === "empty") ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
-    const free = state.seats.filter((s) => s.kind === "empty").length;
+    const free = freeSeats().length;
+    if (watching && !S.host) return { parts: [free ? "Pick an empty seat to play, or just watch." : "You are watching. The match starts soon."] };
     const full = free === 0;
     if (!S.host || S.inert) return { parts: [full ? "Waiting for the host to start the match." : `Waiting for players: ${plural(free, "seat")} free.`] };
     const gone = state.seats.some((s) => s.kind === "human" && (!s.connected || s.away));
@@ -901,7 +901,7 @@ function promptFor(ctx) {
   }
   if (gameOver()) {
     // (The game's own words say the next game comes; with a seat free, it does not yet.)
-    const free = state.seats.filter((s) => s.kind === "empty").map((s) => s.seat);
+    const free = freeSeats();
     return free.length && status() === "between_games" ? { parts: [freeSeatsLine(free, false)] } : modulePrompt(g, ctx);
   }
   if (S.inert) return { parts: ["This tab only watches: your seat is played in another tab."] };

@@ -164,6 +164,11 @@ export function status() {
   return S.state.table.status;
 }
 
+/** The seats nobody holds (a bot removed, a seat freed), by index. */
+export function freeSeats() {
+  return S.state.seats.filter((s) => s.kind === "empty").map((s) => s.seat);
+}
+
 /** The game is over (between games, or the match is): the results panel's time. */
 export function gameOver() {
   const g = S.state.game;
