@@ -536,9 +536,12 @@ def test_a_whole_divide_match_by_clicking(open_page: Callable[..., Page], server
     mine = int(page.get_attribute(".seat--me", "data-seat") or 0)
     assert mine == 0
     shot(page, "divide-live-start-desktop")
-    # The hand is on the first screen of a desktop too.
-    box = page.locator("#hand [data-card]").last.bounding_box()
-    assert box and box["y"] + box["height"] <= DESKTOP["height"], box
+    # The hand is on the first screen of a desktop too. (Asked of the page in one go: the
+    # bot's first commit may redraw the hand between finding a card and measuring it.)
+    page.wait_for_function("""(height) => {
+      const card = [...document.querySelectorAll('#hand [data-card]')].pop();
+      return card && card.getBoundingClientRect().bottom <= height;
+    }""", arg=DESKTOP["height"])
     page.evaluate(WATCH_SLOTS, [1])
     # Someone watching: never a face-down card's value, for either seat.
     watcher = open_page(DESKTOP)
